@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Set up webshellfs on a Debian/Ubuntu machine, then mount it or run the tests.
+#
+#   ./mount.sh [MOUNTPOINT] [webshellfs options…]   set up, then mount (default /mnt/web)
+#   ./mount.sh --test [pytest arguments…]           set up, then run the test suite
+#
+# Setting up installs only what is missing: the apt packages (fuse3, libfuse3-dev, pkg-config,
+# chromium) and a virtualenv in .venv with the package. It is safe to run again.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+venv="$here/.venv"
+apt_packages=(fuse3 libfuse3-dev pkg-config chromium python3-venv python3-dev gcc)
+
+say() { printf 'mount.sh: %s\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_system_packages() {
+    local missing=()
+    for pkg in "${apt_packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
+            || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "installing ${missing[*]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+pick_python() {
+    for candidate in python3.13 python3.12 python3.11 python3; do
+        if command -v "$candidate" >/dev/null \
+            && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "$candidate"
+            return
+        fi
+    done
+    say "Python 3.11 or newer is needed"
+    exit 1
+}
+
+install_python_package() {
+    local extras="$1"
+    if [ ! -x "$venv/bin/python" ]; then
+        say "creating $venv"
+        "$(pick_python)" -m venv "$venv"
+    fi
+    local stamp="$venv/.installed-$extras"
+    if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
+        say "installing webshellfs[$extras] into $venv"
+        "$venv/bin/pip" install -q --upgrade pip >/dev/null
+        "$venv/bin/pip" install -q -e "$here[$extras]"
+        touch "$stamp"
+    fi
+}
+
+# A daemon killed without unmounting leaves "Transport endpoint is not connected" behind;
+# a lazy unmount clears it so the mountpoint can be used again.
+clear_stale_mount() {
+    local mountpoint="$1"
+    if ! stat "$mountpoint" >/dev/null 2>&1 && grep -qs " $(realpath -m "$mountpoint") fuse" /proc/mounts; then
+        say "clearing a stale mount at $mountpoint (its daemon is gone)"
+        fusermount3 -u -z "$mountpoint" 2>/dev/null || as_root umount -l "$mountpoint"
+    fi
+}
+
+install_system_packages
+
+if [ "${1:-}" = "--test" ]; then
+    shift
+    install_python_package "test,bench"
+    cd "$here"
+    exec "$venv/bin/python" -m pytest "$@"
+fi
+
+install_python_package "test"
+mountpoint="${1:-/mnt/web}"
+[ $# -gt 0 ] && shift
+clear_stale_mount "$mountpoint"
+if mountpoint -q "$mountpoint" 2>/dev/null; then
+    say "$mountpoint is already mounted; unmount it first with: fusermount3 -u $mountpoint"
+    exit 1
+fi
+mkdir -p "$mountpoint" 2>/dev/null || as_root install -d -o "$(id -u)" -g "$(id -g)" "$mountpoint"
+"$venv/bin/webshellfs" "$mountpoint" "$@"
+say "mounted at $mountpoint; start with: cat $mountpoint/README.md"

@@ -1,0 +1,3 @@
+from webshellfs.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""Command line: `webshellfs MOUNTPOINT [options]` mounts; `webshellfs compile …` compiles to disk."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from webshellfs import __version__
+from webshellfs.config import DEFAULT_CHROMIUM, Settings, default_cache_path
+from webshellfs.errors import WebshellError
+
+
+def _mount_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="webshellfs",
+        description="Mount the web as a read-only filesystem of compiled pages. "
+        "Write commands to MOUNTPOINT/.ctl; see MOUNTPOINT/README.md. "
+        "Also: 'webshellfs compile --help'.",
+    )
+    parser.add_argument("mountpoint", type=Path, help="an empty directory to mount on")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help=f"the SQLite page store (default {default_cache_path()})")
+    parser.add_argument("--search", default="ddgs", metavar="NAME[=URL]",
+                        help="search backend for retrieve (default: ddgs)")
+    parser.add_argument("--browser", default="local", metavar="local|cdp=URL|ws=URL",
+                        help="launch Chromium locally or connect to a remote one")
+    parser.add_argument("--chromium", default=DEFAULT_CHROMIUM,
+                        help=f"Chromium binary for --browser local (default {DEFAULT_CHROMIUM})")
+    parser.add_argument("--allow-private", action="store_true",
+                        help="allow fetching loopback and private-network addresses")
+    parser.add_argument("--foreground", action="store_true", help="do not detach")
+    parser.add_argument("--debug", action="store_true", help="log at debug level")
+    parser.add_argument("--deadline", type=float, default=120.0, metavar="SECONDS",
+                        help="how long a .ctl command may run (default 120)")
+    parser.add_argument("--version", action="version", version=f"webshellfs {__version__}")
+    return parser
+
+
+def _compile_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="webshellfs compile",
+        description="Compile saved HTML into the page tree the mount would show.",
+    )
+    parser.add_argument("page", nargs="?", help="an HTML file, or - for standard input")
+    parser.add_argument("--url", help="the page's URL (resolves relative links)")
+    parser.add_argument("--out", type=Path, required=True, help="output directory")
+    parser.add_argument("--manifest", type=Path,
+                        help="compile many pages: lines of 'path<TAB>url' → OUT/N0001/…")
+    parser.add_argument("--stats", type=Path, help="write per-page compile ms and output bytes")
+    return parser
+
+
+def run_compile(argv: Sequence[str]) -> int:
+    from webshellfs import treeout
+
+    parser = _compile_parser()
+    args = parser.parse_args(argv)
+    if args.manifest and args.page:
+        parser.error("give either PAGE or --manifest, not both")
+    if args.manifest:
+        stats = treeout.compile_manifest(treeout.read_manifest(args.manifest), args.out)
+    else:
+        if not args.page or not args.url:
+            parser.error("PAGE and --url are needed (or --manifest)")
+        data = sys.stdin.buffer.read() if args.page == "-" else Path(args.page).read_bytes()
+        stats = [treeout.compile_to_dir(data, args.url, args.out)]
+    if args.stats:
+        treeout.write_stats(stats, args.stats)
+    return 0
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    return Settings(
+        mountpoint=args.mountpoint,
+        cache=args.cache or default_cache_path(),
+        search=args.search,
+        browser=args.browser,
+        chromium=args.chromium,
+        allow_private=args.allow_private,
+        foreground=args.foreground,
+        debug=args.debug,
+        command_deadline=args.deadline,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "compile":
+            return run_compile(argv[1:])
+        from webshellfs import mount
+
+        return mount.run(settings_from_args(_mount_parser().parse_args(argv)))
+    except (WebshellError, OSError) as exc:
+        print(f"webshellfs: {exc}", file=sys.stderr)
+        return 1

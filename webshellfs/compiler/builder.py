@@ -1,0 +1,220 @@
+"""The mutable side of one compile: sections being filled and objects being numbered.
+
+The walker (walker.py) visits the DOM in document order and hands elements to constructors
+(tables.py, actions.py, and its own link/image rules). Every constructor registers what it finds
+here, so identifiers come out in document order whichever room found the object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TypeVar
+from urllib.parse import urljoin, urlsplit
+
+from lxml.html import HtmlElement
+
+from webshellfs.contract.addresses import format_object_id
+from webshellfs.contract.records import (
+    Action,
+    Cell,
+    CompiledPage,
+    Fact,
+    Field,
+    Image,
+    Link,
+    Resource,
+    Section,
+    Table,
+)
+
+# Attribute a live capture puts on elements the browser must find again; static HTML lacks it
+# and falls back to the element's XPath in the parsed tree.
+LOCATOR_ATTRIBUTE = "data-wsfs-id"
+
+_R = TypeVar("_R", Link, Image, Action, Table)
+
+
+@dataclass(frozen=True)
+class Emitted:
+    """What a constructor leaves at the element's position in the current section.
+
+    Attributes:
+        inline: text placed where the element was, e.g. `[A0003 button "Go"]` ("" for none).
+        block: the inline text stands on a line of its own instead of joining the sentence.
+        descend: the walker still walks the element's children as ordinary content.
+    """
+
+    inline: str = ""
+    block: bool = False
+    descend: bool = False
+
+
+Constructor = Callable[[HtmlElement, "PageBuilder"], "Emitted | None"]
+
+
+@dataclass
+class _SectionDraft:
+    kind: str
+    name: str
+    path: tuple[str, ...]
+    lines: list[str]
+
+
+class PageBuilder:
+    """Collects sections, objects and notes for one page; `build()` freezes them.
+
+    Attributes:
+        url: the page URL as fetched.
+        base_url: the URL relative references resolve against (<base href> if any).
+        current: index of the section new text and objects belong to.
+        text_of: installed by the walker; renders an element's content as inline text,
+            registering the links and controls inside it (used for table cells, labels with links).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.base_url = url
+        self.title = ""
+        self.lang = ""
+        self._sections: list[_SectionDraft] = []
+        self._regions: dict[str, int] = {}
+        self.current = self.start_section((), "")
+        self.links: list[Link] = []
+        self.images: list[Image] = []
+        self.actions: list[Action] = []
+        self.tables: list[Table] = []
+        self.facts: list[Fact] = []
+        self.resources: list[Resource] = []
+        self.notes: list[str] = []
+        self.text_of: Callable[[HtmlElement], str] = lambda el: ""
+
+    # sections -----------------------------------------------------------------------------
+
+    def start_section(self, path: tuple[str, ...], name: str) -> int:
+        """Open a new content section (a heading) and make it current."""
+        self._sections.append(_SectionDraft("content", name, path, []))
+        self.current = len(self._sections) - 1
+        return self.current
+
+    def region(self, name: str) -> int:
+        """The boilerplate section for a region kind (all navs share `nav`), created on first use."""
+        if name not in self._regions:
+            self._sections.append(_SectionDraft("boilerplate", name, (), []))
+            self._regions[name] = len(self._sections) - 1
+        return self._regions[name]
+
+    def add_line(self, text: str, section: int | None = None) -> None:
+        self._sections[self.current if section is None else section].lines.append(text)
+
+    def section_kind(self, index: int) -> str:
+        return self._sections[index].kind
+
+    # objects ------------------------------------------------------------------------------
+
+    def resolve_url(self, href: str | None) -> str | None:
+        """Absolute http(s)/other URL for an href, or None if it is empty or unusable."""
+        if href is None:
+            return None
+        href = href.strip()
+        if not href:
+            return None
+        try:
+            resolved = urljoin(self.base_url, href)
+            urlsplit(resolved)
+        except ValueError:
+            return None
+        return resolved
+
+    def locator(self, element: HtmlElement) -> str:
+        marked = element.get(LOCATOR_ATTRIBUTE)
+        return marked if marked else element.getroottree().getpath(element)
+
+    def add_link(self, url: str, text: str) -> str:
+        link_id = format_object_id("L", len(self.links) + 1)
+        self.links.append(Link(link_id, url, text, self.current))
+        return link_id
+
+    def add_image(self, src: str, description: str) -> str:
+        image_id = format_object_id("I", len(self.images) + 1)
+        self.images.append(Image(image_id, src, description, self.current))
+        return image_id
+
+    def next_action_id(self) -> str:
+        return format_object_id("A", len(self.actions) + 1)
+
+    def add_action(
+        self,
+        kind: str,
+        control: str,
+        label: str,
+        *,
+        context: str = "",
+        fields: tuple[Field, ...] = (),
+        target: str = "",
+        locator: str = "",
+    ) -> str:
+        action_id = self.next_action_id()
+        self.actions.append(
+            Action(action_id, kind, control, label, context, fields, self.current, target, locator)
+        )
+        return action_id
+
+    def next_table_id(self) -> str:
+        return format_object_id("T", len(self.tables) + 1)
+
+    def add_table(
+        self,
+        caption: str,
+        n_rows: int,
+        n_cols: int,
+        cells: tuple[Cell, ...],
+        grid: tuple[tuple[str, ...], ...],
+    ) -> str:
+        table_id = self.next_table_id()
+        self.tables.append(Table(table_id, caption, n_rows, n_cols, cells, grid, self.current))
+        return table_id
+
+    def add_fact(self, key: str, value: str) -> None:
+        self.facts.append(Fact(key, value))
+
+    def note(self, text: str) -> None:
+        """Record something cut or guessed; it is printed in `_map.md`."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    # result -------------------------------------------------------------------------------
+
+    def build(self) -> CompiledPage:
+        """Freeze into a CompiledPage, dropping an empty intro and renumbering nothing else:
+        objects keep the section indexes they were given."""
+        drop_intro = not self._sections[0].lines and not self._attached(0)
+        offset = 1 if drop_intro else 0
+        sections = tuple(
+            Section(d.kind, d.name, d.path, tuple(d.lines))  # type: ignore[arg-type]
+            for d in self._sections[offset:]
+        )
+
+        def shifted(records: list[_R]) -> tuple[_R, ...]:
+            return tuple(replace(r, section=r.section - offset) for r in records)
+
+        return CompiledPage(
+            url=self.url,
+            title=self.title,
+            lang=self.lang,
+            sections=sections,
+            tables=shifted(self.tables),
+            links=shifted(self.links),
+            images=shifted(self.images),
+            actions=shifted(self.actions),
+            facts=tuple(self.facts),
+            resources=tuple(self.resources),
+            notes=tuple(self.notes),
+        )
+
+    def _attached(self, index: int) -> bool:
+        return any(
+            record.section == index
+            for group in (self.links, self.images, self.actions, self.tables)
+            for record in group
+        )

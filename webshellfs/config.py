@@ -1,0 +1,43 @@
+"""Settings for one mount, frozen once the command line is read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+
+
+def default_cache_path() -> Path:
+    return Path(platformdirs.user_cache_dir("webshellfs")) / "cache.sqlite"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Attributes:
+        mountpoint: where the filesystem is mounted.
+        cache: the SQLite file that keeps every stored page.
+        search: search backend spec, NAME or NAME=URL.
+        browser: local | cdp=URL | ws=URL.
+        chromium: the Chromium binary a local browser launches.
+        allow_private: fetch loopback and private-network addresses (tests, the offline demo).
+        foreground: stay attached to the terminal instead of detaching.
+        debug: log at debug level.
+        command_deadline: seconds a `.ctl` command may run before it fails with ETIMEDOUT.
+        fetch_timeout: seconds one page fetch may take.
+        max_page_bytes: responses larger than this are refused.
+    """
+
+    mountpoint: Path
+    cache: Path
+    search: str = "ddgs"
+    browser: str = "local"
+    chromium: str = DEFAULT_CHROMIUM
+    allow_private: bool = False
+    foreground: bool = False
+    debug: bool = False
+    command_deadline: float = 120.0
+    fetch_timeout: float = 30.0
+    max_page_bytes: int = 50 * 1024 * 1024

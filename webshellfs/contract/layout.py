@@ -1,0 +1,246 @@
+"""How a `CompiledPage` becomes the files of a page directory.
+
+This is the only place that decides file names, column orders and the text of `_map.md`;
+the mount and `webshellfs compile` both write exactly what `render_page` returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from webshellfs.contract.names import slugify
+from webshellfs.contract.records import Action, CompiledPage, Field, Section, Table
+
+LONG_VALUE_CHARS = 2000
+MAP_TABLES_LISTED = 20
+
+# Present in every page directory, even when empty, so scripts never need `test -e`.
+PAGE_FILES = ("_map.md", "links.tsv", "images.tsv", "actions.tsv", "facts.kv", "resources.tsv")
+PAGE_DIRS = ("content", "boilerplate", "tables", "resources", "long-values")
+
+LINK_COLUMNS = ("id", "url", "text", "section")
+IMAGE_COLUMNS = ("id", "src", "description", "section")
+ACTION_COLUMNS = ("id", "kind", "label", "context", "inputs", "section")
+CELL_COLUMNS = ("cell", "row", "row_label", "col_label", "value", "refs")
+RESOURCE_COLUMNS = ("id", "url", "content-type", "bytes", "file")
+
+_FIELD_BREAKS = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def clean_field(value: str) -> str:
+    """One TSV/kv field: tabs, newlines and other control characters become single spaces."""
+    return _FIELD_BREAKS.sub(" ", value).strip()
+
+
+def section_files(page: CompiledPage) -> list[str]:
+    """The file path of each section, by index: `content/01-specs.md`, `boilerplate/nav.md`."""
+    content_count = sum(1 for s in page.sections if s.kind == "content")
+    width = max(2, len(str(content_count)))
+    paths: list[str] = []
+    next_number = 1  # 00 is kept for the text before the first heading
+    for section in page.sections:
+        if section.kind == "boilerplate":
+            paths.append(f"boilerplate/{slugify(section.name, fallback='region')}.md")
+        elif not section.path:
+            paths.append(f"content/{0:0{width}d}-intro.md")
+        else:
+            paths.append(f"content/{next_number:0{width}d}-{slugify(section.name)}.md")
+            next_number += 1
+    return paths
+
+
+def section_heading(section: Section) -> str:
+    if section.kind == "boilerplate":
+        return f"# ({section.name})"
+    return "# " + (" > ".join(section.path) if section.path else "(before the first heading)")
+
+
+class LongValues:
+    """Moves values over LONG_VALUE_CHARS into long-values/, numbering them V0001… in render order."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def keep(self, value: str) -> str:
+        if len(value) <= LONG_VALUE_CHARS:
+            return value
+        number = len(self.files) + 1
+        path = f"long-values/V{number:04d}.txt"
+        self.files[path] = (value + "\n").encode("utf-8", "surrogatepass")
+        return f"→ {path} ({len(value)} chars)"
+
+
+def _tsv(columns: Sequence[str], rows: Iterable[Sequence[str]], long_values: LongValues) -> bytes:
+    lines = ["\t".join(columns)]
+    for row in rows:
+        lines.append("\t".join(long_values.keep(clean_field(v)) for v in row))
+    return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+
+
+def format_field(field: Field) -> str:
+    """`q(text,required)`, `size(select: s=Small|m=Medium; current=m)`."""
+    if field.choices:
+        options = "|".join(
+            f"{c.value}={c.label}" if c.label and c.label != c.value else c.value
+            for c in field.choices
+        )
+        current = [c.value for c in field.choices if c.selected]
+        tail = f"; current={','.join(current)}" if current else ""
+        required = ",required" if field.required else ""
+        return f"{field.name}({field.type}{required}: {options}{tail})"
+    flags = [field.type] + (["required"] if field.required else [])
+    if field.value:
+        flags.append(f"current={field.value}")
+    return f"{field.name}({','.join(flags)})"
+
+
+def format_inputs(action: Action) -> str:
+    return " ".join(format_field(f) for f in action.fields)
+
+
+def _table_files(table: Table, long_values: LongValues) -> dict[str, bytes]:
+    cells = _tsv(
+        CELL_COLUMNS,
+        (
+            (f"r{c.row}c{c.col}", str(c.row), c.row_label, c.col_label, c.value, " ".join(c.refs))
+            for c in table.cells
+        ),
+        long_values,
+    )
+    grid = "".join(
+        "\t".join(long_values.keep(clean_field(v)) for v in row) + "\n" for row in table.grid
+    )
+    return {
+        f"tables/{table.id}.cells": cells,
+        f"tables/{table.id}.tsv": grid.encode("utf-8", "surrogatepass"),
+    }
+
+
+def _id_span(ids: Sequence[str]) -> str:
+    if not ids:
+        return ""
+    return ids[0] if len(ids) == 1 else f"{ids[0]}-{ids[-1]}"
+
+
+def _section_summary(page: CompiledPage) -> dict[int, str]:
+    """Per section: which links, images, actions and tables it holds, compactly."""
+    held: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for group, records in (
+        ("links", page.links),
+        ("images", page.images),
+        ("actions", page.actions),
+        ("tables", page.tables),
+    ):
+        for record in records:
+            held[record.section][group].append(record.id)
+    summary: dict[int, str] = {}
+    for index, groups in held.items():
+        parts = []
+        for group in ("tables", "actions", "links", "images"):
+            ids = groups.get(group)
+            if not ids:
+                continue
+            shown = " ".join(ids) if group == "tables" and len(ids) <= 4 else _id_span(ids)
+            parts.append(f"{len(ids)} {group} {shown}")
+        summary[index] = "; ".join(parts)
+    return summary
+
+
+def _render_map(
+    page: CompiledPage,
+    paths: list[str],
+    files: dict[str, bytes],
+    page_id: str,
+    lineage: str,
+) -> bytes:
+    out = [f"# {clean_field(page.title) or '(untitled)'}", f"url: {clean_field(page.url)}"]
+    if page_id:
+        out.append(f"page: {page_id}" + (f" ({lineage})" if lineage else ""))
+    if page.lang:
+        out.append(f"lang: {clean_field(page.lang)}")
+    summary = _section_summary(page)
+    content = [i for i, s in enumerate(page.sections) if s.kind == "content"]
+    out += ["", f"## content/ ({len(content)} sections)"]
+    for index in content:
+        section = page.sections[index]
+        line_count = files[paths[index]].count(b"\n")
+        entry = f"{paths[index].removeprefix('content/')}  {line_count} lines"
+        if section.path:
+            entry += f"  {clean_field(' > '.join(section.path))[:80]}"
+        if summary.get(index):
+            entry += f"  [{summary[index]}]"
+        out.append(entry)
+    regions = [i for i, s in enumerate(page.sections) if s.kind == "boilerplate"]
+    if regions:
+        out += ["", "## boilerplate/ (page chrome, kept out of content/)"]
+        for index in regions:
+            line_count = files[paths[index]].count(b"\n")
+            entry = f"{paths[index].removeprefix('boilerplate/')}  {line_count} lines"
+            if summary.get(index):
+                entry += f"  [{summary[index]}]"
+            out.append(entry)
+    if page.tables:
+        out += ["", f"## tables/ ({len(page.tables)})"]
+        for table in page.tables[:MAP_TABLES_LISTED]:
+            caption = f' "{clean_field(table.caption)[:60]}"' if table.caption else ""
+            out.append(f"{table.id}  {table.n_rows}×{table.n_cols}{caption}  in {paths[table.section]}")
+        if len(page.tables) > MAP_TABLES_LISTED:
+            out.append(f"… {len(page.tables) - MAP_TABLES_LISTED} more: ls tables/")
+    forms = sum(1 for a in page.actions if a.kind == "submit")
+    long_count = sum(1 for p in files if p.startswith("long-values/"))
+    out += [
+        "",
+        "## records",
+        f"links.tsv {len(page.links)} · images.tsv {len(page.images)} · "
+        f"actions.tsv {len(page.actions)} ({forms} forms) · "
+        f"facts.kv {len(page.facts)} · resources.tsv {len(page.resources)} · "
+        f"long-values/ {long_count}",
+    ]
+    if page.notes:
+        out += ["", "## notes"] + [f"- {clean_field(n)}" for n in page.notes]
+    return ("\n".join(out) + "\n").encode("utf-8", "surrogatepass")
+
+
+def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dict[str, bytes]:
+    """Every file of the page directory, by relative path. Directories in PAGE_DIRS always exist
+    even when no file lands in them; callers create them from that constant."""
+    paths = section_files(page)
+    long_values = LongValues()
+    files: dict[str, bytes] = {}
+    for path, section in zip(paths, page.sections):
+        text = "\n".join([section_heading(section), *section.lines]) + "\n"
+        files[path] = text.encode("utf-8", "surrogatepass")
+    for table in page.tables:
+        files.update(_table_files(table, long_values))
+    files["links.tsv"] = _tsv(
+        LINK_COLUMNS, ((l.id, l.url, l.text, paths[l.section]) for l in page.links), long_values
+    )
+    files["images.tsv"] = _tsv(
+        IMAGE_COLUMNS,
+        ((i.id, i.src, i.description, paths[i.section]) for i in page.images),
+        long_values,
+    )
+    files["actions.tsv"] = _tsv(
+        ACTION_COLUMNS,
+        (
+            (a.id, a.kind, a.label, a.context, format_inputs(a), paths[a.section])
+            for a in page.actions
+        ),
+        long_values,
+    )
+    files["facts.kv"] = "".join(
+        f"{clean_field(f.key)} = {long_values.keep(clean_field(f.value))}\n" for f in page.facts
+    ).encode("utf-8", "surrogatepass")
+    resource_rows = []
+    for resource in page.resources:
+        path = f"resources/{resource.id}.{resource.extension}"
+        files[path] = resource.data
+        resource_rows.append(
+            (resource.id, resource.url, resource.content_type, str(len(resource.data)), path)
+        )
+    files["resources.tsv"] = _tsv(RESOURCE_COLUMNS, resource_rows, long_values)
+    files.update(long_values.files)
+    files["_map.md"] = _render_map(page, paths, files, page_id, lineage)
+    return dict(sorted(files.items()))

@@ -1,0 +1,159 @@
+"""The records a compiled page is made of.
+
+A `CompiledPage` is immutable and self-contained: the layout turns it into files, the store
+keeps those files, and nothing later changes it. Objects refer to the section they sit in by
+its index into `CompiledPage.sections`; the layout turns that index into a file path, so file
+names are decided in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+SectionKind = Literal["content", "boilerplate"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of page text: one heading section of the main text, or one boilerplate region.
+
+    Attributes:
+        kind: "content" for main text, "boilerplate" for nav/header/footer/aside-like regions.
+        name: for content, the heading text ("" for text before the first heading);
+            for boilerplate, the region name (nav, header, footer, aside, search, banner…).
+        path: heading path from the top, e.g. ("Specs", "Size"); empty for the intro and boilerplate.
+        lines: the rendered text lines, inline references included.
+    """
+
+    kind: SectionKind
+    name: str
+    path: tuple[str, ...]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Link:
+    id: str
+    url: str
+    text: str
+    section: int
+
+
+@dataclass(frozen=True)
+class Image:
+    id: str
+    src: str
+    description: str
+    section: int
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a select, radio group or listbox."""
+
+    value: str
+    label: str
+    selected: bool = False
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input an action takes: `q(text,required)` or `size(select: s=Small|m=Medium; current=m)`."""
+
+    name: str
+    type: str
+    label: str = ""
+    required: bool = False
+    value: str = ""
+    choices: tuple[Choice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something the page lets you do.
+
+    Attributes:
+        kind: click | fill | select | check | submit | navigate | toggle | edit.
+        control: what the element is (button, text, select, checkbox, radio group, form, tab…).
+        label: the human name of the control, from labels, ARIA or its own text.
+        context: where it belongs, e.g. `form A0004 "Sign in"` or `GET https://x/search`.
+        fields: the inputs it takes; a form's fields are all its controls.
+        target: the URL a GET form or navigate action leads to ("" if none).
+        locator: how to find the element again in the same DOM (an XPath), for the browser.
+    """
+
+    id: str
+    kind: str
+    control: str
+    label: str
+    context: str
+    fields: tuple[Field, ...]
+    section: int
+    target: str = ""
+    locator: str = ""
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: int
+    col: int
+    row_label: str
+    col_label: str
+    value: str
+    refs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Table:
+    """A data table with every cell expanded (rowspan/colspan) and labelled.
+
+    `grid` is the plain rectangular grid including header rows, for T01.tsv.
+    """
+
+    id: str
+    caption: str
+    n_rows: int
+    n_cols: int
+    cells: tuple[Cell, ...]
+    grid: tuple[tuple[str, ...], ...]
+    section: int
+
+
+@dataclass(frozen=True)
+class Fact:
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A response captured while the page loaded (same-origin JSON or text)."""
+
+    id: str
+    url: str
+    content_type: str
+    data: bytes
+    extension: str = "txt"
+
+
+@dataclass(frozen=True)
+class CompiledPage:
+    """Everything the compiler learned about one captured document.
+
+    `notes` says what was cut or could not be read (truncation, limits reached, charset guesses);
+    the layout prints them in `_map.md`, so nothing is dropped silently.
+    """
+
+    url: str
+    title: str
+    lang: str = ""
+    sections: tuple[Section, ...] = ()
+    tables: tuple[Table, ...] = ()
+    links: tuple[Link, ...] = ()
+    images: tuple[Image, ...] = ()
+    actions: tuple[Action, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    resources: tuple[Resource, ...] = ()
+    notes: tuple[str, ...] = field(default=())

@@ -1,0 +1,109 @@
+"""Writing compiled pages to a plain directory: the `webshellfs compile` face of the layout.
+
+A page directory is first written under a temporary name beside its destination and then
+renamed into place, so a reader never sees half a page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from webshellfs.compiler import compile_page
+from webshellfs.contract.addresses import format_page_id
+from webshellfs.contract.layout import PAGE_DIRS, clean_field, render_page
+from webshellfs.errors import UsageError
+
+PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
+
+
+@dataclass(frozen=True)
+class CompileStat:
+    page: str
+    source: str
+    url: str
+    milliseconds: float
+    output_bytes: int
+
+
+def _safe_join(root: Path, relpath: str) -> Path:
+    """Join a layout path under root, refusing anything that would land outside it."""
+    target = (root / relpath).resolve()
+    if not target.is_relative_to(root.resolve()):
+        raise UsageError(f"refusing to write outside {root}: {relpath!r}")
+    return target
+
+
+def write_page_dir(files: dict[str, bytes], destination: Path) -> None:
+    """Write one page directory whole: into a temporary sibling, then rename over destination."""
+    destination = destination.absolute()
+    if destination.exists() and any(destination.iterdir()) and not (destination / "_map.md").exists():
+        raise UsageError(f"{destination} exists and is not a compiled page; choose an empty --out")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", dir=destination.parent))
+    try:
+        for directory in PAGE_DIRS:
+            (staging / directory).mkdir()
+        for relpath, data in files.items():
+            target = _safe_join(staging, relpath)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        if destination.exists():
+            shutil.rmtree(destination)
+        os.rename(staging, destination)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def compile_to_dir(data: bytes, url: str, out: Path, page_id: str = "") -> CompileStat:
+    started = time.perf_counter()
+    files = render_page(compile_page(data, url), page_id=page_id)
+    elapsed = (time.perf_counter() - started) * 1000
+    write_page_dir(files, out)
+    return CompileStat(page_id, "", url, elapsed, sum(len(b) for b in files.values()))
+
+
+def read_manifest(path: Path) -> list[tuple[Path, str]]:
+    """`path<TAB>url` lines; relative paths are relative to the manifest's folder."""
+    entries: list[tuple[Path, str]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        source, sep, url = line.partition("\t")
+        if not sep or not url.strip():
+            raise UsageError(f"{path}:{number}: expected 'path<TAB>url', got {line[:80]!r}")
+        entries.append(((path.parent / source).resolve(), url.strip()))
+    return entries
+
+
+def compile_manifest(entries: Iterable[tuple[Path, str]], out: Path) -> list[CompileStat]:
+    """Compile saved pages into out/N0001… and write out/_pages.tsv, numbered as the mount does."""
+    out.mkdir(parents=True, exist_ok=True)
+    stats: list[CompileStat] = []
+    rows = ["\t".join(PAGES_COLUMNS)]
+    for number, (source, url) in enumerate(entries, 1):
+        page_id = format_page_id(number)
+        data = source.read_bytes()
+        started = time.perf_counter()
+        page = compile_page(data, url)
+        files = render_page(page, page_id=page_id)
+        elapsed = (time.perf_counter() - started) * 1000
+        write_page_dir(files, out / page_id)
+        stats.append(CompileStat(page_id, str(source), url, elapsed, sum(map(len, files.values()))))
+        rows.append("\t".join((page_id, "", "", "stored", clean_field(page.title), clean_field(url))))
+    (out / "_pages.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return stats
+
+
+def write_stats(stats: list[CompileStat], path: Path) -> None:
+    lines = ["page\tcompile_ms\toutput_bytes\turl\tsource"]
+    lines += [
+        f"{s.page}\t{s.milliseconds:.2f}\t{s.output_bytes}\t{s.url}\t{s.source}" for s in stats
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
