@@ -32,7 +32,7 @@ from webshellfs.contract.records import (
 # and falls back to the element's XPath in the parsed tree.
 LOCATOR_ATTRIBUTE = "data-wsfs-id"
 
-_R = TypeVar("_R", Link, Image, Action, Table)
+_R = TypeVar("_R", Image, Action, Table)
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,8 @@ class PageBuilder:
         self.facts: list[Fact] = []
         self.resources: list[Resource] = []
         self.notes: list[str] = []
+        self.anchors: dict[str, int] = {}
+        self._link_fragments: dict[str, str] = {}
         self.text_of: Callable[[HtmlElement], str] = lambda el: ""
 
     # sections -----------------------------------------------------------------------------
@@ -130,10 +132,17 @@ class PageBuilder:
         marked = element.get(LOCATOR_ATTRIBUTE)
         return marked if marked else element.getroottree().getpath(element)
 
-    def add_link(self, url: str, text: str) -> str:
+    def add_link(self, url: str, text: str, same_page_fragment: str = "") -> str:
+        """Register a link; a same-page `#fragment` link is tied to its target section at build."""
         link_id = format_object_id("L", len(self.links) + 1)
         self.links.append(Link(link_id, url, text, self.current))
+        if same_page_fragment:
+            self._link_fragments[link_id] = same_page_fragment
         return link_id
+
+    def add_anchor(self, element_id: str) -> None:
+        """An element id (a `#fragment` target) seen in the current section; the first one wins."""
+        self.anchors.setdefault(element_id, self.current)
 
     def add_image(self, src: str, description: str) -> str:
         image_id = format_object_id("I", len(self.images) + 1)
@@ -204,13 +213,27 @@ class PageBuilder:
             lang=self.lang,
             sections=sections,
             tables=shifted(self.tables),
-            links=shifted(self.links),
+            links=tuple(
+                replace(
+                    link,
+                    section=link.section - offset,
+                    target_section=self._fragment_target(link.id, offset),
+                )
+                for link in self.links
+            ),
             images=shifted(self.images),
             actions=shifted(self.actions),
             facts=tuple(self.facts),
             resources=tuple(self.resources),
+            anchors=tuple((name, index - offset) for name, index in self.anchors.items()),
             notes=tuple(self.notes),
         )
+
+    def _fragment_target(self, link_id: str, offset: int) -> int:
+        fragment = self._link_fragments.get(link_id)
+        if fragment is None or fragment not in self.anchors:
+            return -1
+        return self.anchors[fragment] - offset
 
     def _attached(self, index: int) -> bool:
         return any(

@@ -215,7 +215,17 @@ def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dic
     for table in page.tables:
         files.update(_table_files(table, long_values))
     files["links.tsv"] = _tsv(
-        LINK_COLUMNS, ((l.id, l.url, l.text, paths[l.section]) for l in page.links), long_values
+        LINK_COLUMNS,
+        (
+            (
+                link.id,
+                link.url,
+                link.text if link.target_section < 0 else f"{link.text} → {paths[link.target_section]}",
+                paths[link.section],
+            )
+            for link in page.links
+        ),
+        long_values,
     )
     files["images.tsv"] = _tsv(
         IMAGE_COLUMNS,

@@ -34,10 +34,14 @@ class Section:
 
 @dataclass(frozen=True)
 class Link:
+    """A hyperlink. `target_section` is the section a same-page `#fragment` link points at
+    (-1 when it points elsewhere or the fragment is unknown)."""
+
     id: str
     url: str
     text: str
     section: int
+    target_section: int = -1
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,7 @@ class Resource:
 class CompiledPage:
     """Everything the compiler learned about one captured document.
 
+    `anchors` maps each element id (`#fragment`) to the section it sits in, for `resolve`.
     `notes` says what was cut or could not be read (truncation, limits reached, charset guesses);
     the layout prints them in `_map.md`, so nothing is dropped silently.
     """
@@ -156,4 +161,5 @@ class CompiledPage:
     actions: tuple[Action, ...] = ()
     facts: tuple[Fact, ...] = ()
     resources: tuple[Resource, ...] = ()
+    anchors: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = field(default=())
