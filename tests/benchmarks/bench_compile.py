@@ -1,0 +1,259 @@
+"""Compile speed and output size over real pages, beside trafilatura and a bare lxml parse.
+
+A script, not a test (pytest does not collect it). From the project root:
+
+    .venv/bin/python tests/benchmarks/bench_compile.py            # figures table
+    .venv/bin/python tests/benchmarks/bench_compile.py --profile  # plus the compiler's hot spots
+
+Everything is measured in one process over the same bytes. For every page the three
+contenders run back to back, in an order that rotates from page to page, for --rounds rounds,
+so machine noise (other processes on a shared box) hits all three alike; a page's time is the
+median of its rounds. "ours" is the whole bytes → files work: `compile_page` then `render_page`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lxml.html
+import trafilatura
+
+from webshellfs.compiler import compile_page
+from webshellfs.contract.layout import render_page
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CORPUS = ROOT.parent / "shared/corpora/readability-test-pages/test-pages"
+PAGE_URL = "https://example.test/{name}/"
+MAP_TARGET_BYTES = 2048
+# Targets from issue #2: median no slower than trafilatura's, p95 at most 1.5x its p95.
+MEDIAN_TARGET = 1.0
+P95_TARGET = 1.5
+
+
+@dataclass
+class Page:
+    name: str
+    url: str
+    data: bytes
+
+
+@dataclass
+class Timings:
+    ours: list[float] = field(default_factory=list)
+    compile_only: list[float] = field(default_factory=list)
+    trafilatura: list[float] = field(default_factory=list)
+    lxml_parse: list[float] = field(default_factory=list)
+
+
+def load_corpus(corpus: Path) -> list[Page]:
+    pages = [
+        Page(source.parent.name, PAGE_URL.format(name=source.parent.name), source.read_bytes())
+        for source in sorted(corpus.glob("*/source.html"))
+    ]
+    if not pages:
+        sys.exit(f"no */source.html under {corpus}")
+    return pages
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile (p95 of 130 values is the 124th smallest)."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 1))
+    return ordered[int(rank) - 1]
+
+
+def run_ours(page: Page) -> tuple[float, float]:
+    """(compile_page ms, compile_page + render_page ms)."""
+    started = time.perf_counter()
+    compiled = compile_page(page.data, page.url)
+    middle = time.perf_counter()
+    render_page(compiled)
+    ended = time.perf_counter()
+    return (middle - started) * 1000, (ended - started) * 1000
+
+
+def timed(work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    return (time.perf_counter() - started) * 1000
+
+
+def measure(pages: list[Page], rounds: int) -> tuple[Timings, list[str]]:
+    """Per page, the median over rounds of each contender; contenders interleaved per page."""
+    timings = Timings()
+    failures: list[str] = []
+    for index, page in enumerate(pages):
+        per_round: dict[str, list[float]] = {"ours": [], "compile": [], "traf": [], "lxml": []}
+
+        def ours() -> None:
+            compile_ms, total_ms = run_ours(page)
+            per_round["compile"].append(compile_ms)
+            per_round["ours"].append(total_ms)
+
+        contenders: list[Callable[[], None]] = [
+            ours,
+            lambda: per_round["traf"].append(timed(lambda: trafilatura.extract(page.data, url=page.url))),
+            lambda: per_round["lxml"].append(timed(lambda: lxml.html.document_fromstring(page.data))),
+        ]
+        gc.collect()
+        try:
+            for round_number in range(rounds):
+                shift = (index + round_number) % len(contenders)
+                for contender in contenders[shift:] + contenders[:shift]:
+                    contender()
+        except Exception as exc:  # a failing page is reported, not allowed to end the run
+            failures.append(f"{page.name}: {type(exc).__name__}: {exc}")
+            continue
+        timings.ours.append(statistics.median(per_round["ours"]))
+        timings.compile_only.append(statistics.median(per_round["compile"]))
+        timings.trafilatura.append(statistics.median(per_round["traf"]))
+        timings.lxml_parse.append(statistics.median(per_round["lxml"]))
+    return timings, failures
+
+
+def warm_up(pages: list[Page]) -> None:
+    """Import-time caches, regex compilation, trafilatura's lazy setup: all paid before timing."""
+    for page in pages[:10]:
+        try:
+            run_ours(page)
+        except Exception:
+            pass
+        trafilatura.extract(page.data, url=page.url)
+        lxml.html.document_fromstring(page.data)
+
+
+def output_sizes(pages: list[Page]) -> tuple[list[int], list[int], list[int], list[str]]:
+    """Bytes of _map.md, of content/, and of the whole tree, per page; plus pages over target."""
+    map_bytes, content_bytes, total_bytes, big_maps = [], [], [], []
+    for page in pages:
+        try:
+            files = render_page(compile_page(page.data, page.url), page_id="N0001")
+        except Exception:
+            continue
+        map_size = len(files["_map.md"])
+        map_bytes.append(map_size)
+        content_bytes.append(sum(len(b) for p, b in files.items() if p.startswith("content/")))
+        total_bytes.append(sum(len(b) for b in files.values()))
+        if map_size > MAP_TARGET_BYTES:
+            big_maps.append(f"{page.name} {map_size}")
+    return map_bytes, content_bytes, total_bytes, big_maps
+
+
+def row(name: str, values: list[float], unit: str = "ms") -> str:
+    fmt = "{:.2f}" if unit == "ms" else "{:.0f}"
+    cells = [
+        fmt.format(statistics.median(values)),
+        fmt.format(percentile(values, 0.95)),
+        fmt.format(max(values)),
+        fmt.format(sum(values)),
+    ]
+    return f"| {name} | " + " | ".join(cells) + " |"
+
+
+def report_speed(timings: Timings, pages: list[Page], rounds: int) -> bool:
+    ours, traf, bare = timings.ours, timings.trafilatura, timings.lxml_parse
+    print(f"## Compile time per page ({len(ours)} pages, median of {rounds} rounds each)\n")
+    print("| contender | median ms | p95 ms | max ms | total ms |")
+    print("|---|---|---|---|---|")
+    print(row("ours: compile_page + render_page", ours))
+    print(row("ours: compile_page alone", timings.compile_only))
+    print(row("trafilatura.extract", traf))
+    print(row("lxml.html parse only", bare))
+    median_ratio = statistics.median(ours) / statistics.median(traf)
+    p95_ratio = percentile(ours, 0.95) / percentile(traf, 0.95)
+    per_page = sorted(o / t for o, t in zip(ours, traf))
+    print()
+    print("| ratio | value | target |")
+    print("|---|---|---|")
+    print(f"| ours / trafilatura, median | {median_ratio:.2f} | ≤ {MEDIAN_TARGET} |")
+    print(f"| ours / trafilatura, p95 | {p95_ratio:.2f} | ≤ {P95_TARGET} |")
+    print(f"| ours / trafilatura, per-page median of ratios | {statistics.median(per_page):.2f} | |")
+    print(f"| ours / lxml parse, median | {statistics.median(ours) / statistics.median(bare):.1f} | |")
+    print(f"| ours / lxml parse, p95 | {percentile(ours, 0.95) / percentile(bare, 0.95):.1f} | |")
+    megabytes = sum(len(p.data) for p in pages) / 1e6
+    print(f"\nthroughput: ours {megabytes / (sum(ours) / 1000):.1f} MB/s, "
+          f"trafilatura {megabytes / (sum(traf) / 1000):.1f} MB/s, "
+          f"lxml parse {megabytes / (sum(bare) / 1000):.1f} MB/s over {megabytes:.1f} MB")
+    slowest = sorted(zip(ours, traf, (p.name for p in pages)), reverse=True)[:5]
+    print("slowest pages (ours ms / trafilatura ms): "
+          + ", ".join(f"{name} {o:.0f}/{t:.0f}" for o, t, name in slowest))
+    return median_ratio <= MEDIAN_TARGET and p95_ratio <= P95_TARGET
+
+
+def report_sizes(pages: list[Page]) -> None:
+    map_bytes, content_bytes, total_bytes, big_maps = output_sizes(pages)
+    if not map_bytes:
+        return
+    print(f"\n## Output bytes per page ({len(map_bytes)} pages)\n")
+    print("| file | median B | p95 B | max B | total B |")
+    print("|---|---|---|---|---|")
+    print(row("_map.md", [float(v) for v in map_bytes], unit="B"))
+    print(row("content/", [float(v) for v in content_bytes], unit="B"))
+    print(row("whole tree", [float(v) for v in total_bytes], unit="B"))
+    under = sum(1 for v in map_bytes if v <= MAP_TARGET_BYTES)
+    print(f"\n_map.md ≤ {MAP_TARGET_BYTES} B on {under}/{len(map_bytes)} pages"
+          + (f"; over: {', '.join(big_maps[:12])}" + (" …" if len(big_maps) > 12 else "")
+             if big_maps else ""))
+
+
+def report_profile(pages: list[Page], top: int) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for page in pages:
+        try:
+            render_page(compile_page(page.data, page.url))
+        except Exception:
+            pass
+    profiler.disable()
+    for order in ("tottime", "cumulative"):
+        buffer = io.StringIO()
+        stats = pstats.Stats(profiler, stream=buffer)
+        stats.strip_dirs().sort_stats(order).print_stats(top)
+        print(f"\n## cProfile over the corpus, top {top} by {order}\n")
+        print("```")
+        print(buffer.getvalue().split("ncalls", 1)[-1].join(("ncalls", "")).rstrip())
+        print("```")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
+                        help="a folder of <name>/source.html pages")
+    parser.add_argument("--rounds", type=int, default=3, help="timed rounds per page (median)")
+    parser.add_argument("--profile", action="store_true", help="also print cProfile hot spots")
+    parser.add_argument("--top", type=int, default=25, help="rows of each profile listing")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0 = all)")
+    args = parser.parse_args(argv)
+
+    pages = load_corpus(args.corpus)
+    if args.limit:
+        pages = pages[: args.limit]
+    warm_up(pages)
+    timings, failures = measure(pages, args.rounds)
+    measured = [p for p in pages if not any(f.startswith(p.name + ":") for f in failures)]
+    print(f"corpus: {args.corpus} ({len(pages)} pages, "
+          f"{sum(len(p.data) for p in pages) / 1e6:.1f} MB); python {sys.version.split()[0]}, "
+          f"lxml {'.'.join(map(str, lxml.etree.LXML_VERSION))}, trafilatura {trafilatura.__version__}\n")
+    on_target = report_speed(timings, measured, args.rounds) if timings.ours else False
+    report_sizes(pages)
+    if failures:
+        print(f"\n## compile failures ({len(failures)})\n")
+        print("\n".join(f"- {f}" for f in failures))
+    if args.profile:
+        report_profile(pages, args.top)
+    print(f"\nspeed targets met: {'yes' if on_target and not failures else 'no'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
