@@ -6,7 +6,8 @@
     ├── NotFoundError         a page, object or file that does not exist (→ ENOENT / EINVAL in .ctl)
     ├── FetchError            the web did not give us the page (→ EIO)
     │   ├── FetchTimeout      (→ ETIMEDOUT)
-    │   └── AccessDenied      blocked by policy: scheme, private address, robots (→ EACCES in .ctl → EIO)
+    │   ├── AccessDenied      blocked by policy: scheme, private address, robots (→ EACCES in .ctl → EIO)
+    │   └── SearchError       the search backend failed or refused (names it and how to choose another)
     └── StoreError            the cache cannot be opened or written
         └── CacheLocked       another daemon holds the cache
 """
@@ -39,6 +40,10 @@ class FetchTimeout(FetchError):
 
 
 class AccessDenied(FetchError):
+    pass
+
+
+class SearchError(FetchError):
     pass
 
 
