@@ -1,0 +1,206 @@
+"""The wiring room: open the store, the fetcher and the engine, mount, serve, unmount.
+
+`run(settings)` is what `webshellfs MOUNTPOINT` calls. Unless --foreground is given it forks
+first (before trio or any thread exists) and the parent waits on a pipe until the child says the
+mount is ready, or says why it could not mount, so the user sees "cache is locked by pid N" and
+a non-zero exit status instead of a daemon that died in silence.
+
+The daemon stops cleanly on SIGINT/SIGTERM (it unmounts) and when someone runs
+`fusermount3 -u` (the FUSE loop ends by itself). A mount left behind by a killed daemon
+("Transport endpoint is not connected") is cleared before mounting again.
+"""
+
+from __future__ import annotations
+
+import errno
+import faulthandler
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pyfuse3
+import trio
+
+from webshellfs.config import Settings
+from webshellfs.engine import Engine
+from webshellfs.errors import UsageError, WebshellError
+from webshellfs.fetch.http import HttpFetcher
+from webshellfs.fs import Operations
+from webshellfs.store import Store
+
+__all__ = ["log_path_for", "prepare_mountpoint", "run"]
+
+log = logging.getLogger(__name__)
+
+MOUNT_OPTIONS = frozenset(pyfuse3.default_options | {"fsname=webshellfs", "subtype=webshellfs"})
+READY = "ready"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def log_path_for(cache: Path) -> Path:
+    """The daemon's log lives next to its cache: cache.sqlite → cache.log."""
+    return cache.with_suffix(".log")
+
+
+def run(settings: Settings) -> int:
+    """Mount and serve until unmounted. Returns the process exit status."""
+    mountpoint = settings.mountpoint.absolute()
+    prepare_mountpoint(mountpoint)
+    log_path = log_path_for(settings.cache.absolute())
+    if settings.foreground:
+        _configure_logging(settings, log_path, to_stderr=True)
+        _serve(settings, mountpoint, lambda: None)
+        return 0
+    return _detach(settings, mountpoint, log_path)
+
+
+def prepare_mountpoint(mountpoint: Path) -> None:
+    """Refuse a mountpoint that cannot work, and clear a stale mount left by a killed daemon."""
+    try:
+        os.stat(mountpoint)
+    except OSError as exc:
+        if exc.errno != errno.ENOTCONN:
+            raise UsageError(f"cannot mount on {mountpoint}: {exc.strerror}") from None
+        _clear_stale_mount(mountpoint)
+    if os.path.ismount(mountpoint):
+        raise UsageError(
+            f"{mountpoint} is already mounted; unmount it first: fusermount3 -u {mountpoint}"
+        )
+    if not mountpoint.is_dir():
+        raise UsageError(f"cannot mount on {mountpoint}: not a directory")
+
+
+def _clear_stale_mount(mountpoint: Path) -> None:
+    # ENOTCONN means the daemon behind this mount is gone; only a lazy unmount clears it.
+    print(f"webshellfs: clearing a stale mount at {mountpoint} (its daemon died)", file=sys.stderr)
+    result = subprocess.run(
+        ["fusermount3", "-u", "-z", str(mountpoint)], capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        raise UsageError(
+            f"{mountpoint} is a stale mount (Transport endpoint is not connected) and clearing it "
+            f"failed: {result.stderr.strip()}; run: fusermount3 -u -z {mountpoint} "
+            f"(or as root: umount -l {mountpoint})"
+        )
+
+
+def _configure_logging(settings: Settings, log_path: Path, *, to_stderr: bool) -> None:
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    file_handler = logging.FileHandler(log_path, encoding="utf-8")
+    handlers: list[logging.Handler] = [file_handler]
+    if to_stderr:
+        handlers.append(logging.StreamHandler(sys.stderr))
+    logging.basicConfig(
+        level=logging.DEBUG if settings.debug else logging.INFO,
+        format="%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+    # A crash or a hang leaves its stacks in the log; `kill -USR1 PID` dumps them on demand.
+    faulthandler.enable(file=file_handler.stream, all_threads=True)
+    faulthandler.register(signal.SIGUSR1, file=file_handler.stream, all_threads=True)
+
+
+def _detach(settings: Settings, mountpoint: Path, log_path: Path) -> int:
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read_end)
+        os._exit(_daemon(settings, mountpoint, log_path, write_end))
+    os.close(write_end)
+    with os.fdopen(read_end, "r", encoding="utf-8") as pipe:
+        message = pipe.readline().strip()
+    if message == READY:
+        return 0
+    os.waitpid(child, 0)
+    reason = message or f"the daemon exited before mounting; see {log_path}"
+    print(f"webshellfs: {reason}", file=sys.stderr)
+    return 1
+
+
+def _daemon(settings: Settings, mountpoint: Path, log_path: Path, report_fd: int) -> int:
+    """The detached child: its own session, stdio on /dev/null and the log; reports on report_fd."""
+    reporter = os.fdopen(report_fd, "w", encoding="utf-8")
+
+    def report(message: str) -> None:
+        if not reporter.closed:
+            reporter.write(message.replace("\n", " ") + "\n")
+            reporter.close()
+
+    try:
+        os.setsid()
+        _configure_logging(settings, log_path, to_stderr=False)
+        _redirect_stdio(log_path)
+        _serve(settings, mountpoint, lambda: report(READY))
+        return 0
+    except WebshellError as exc:
+        log.info("not mounted: %s", exc)
+        report(str(exc))
+        return 1
+    except BaseException as exc:
+        log.exception("the daemon failed")
+        report(f"{type(exc).__name__}: {exc} (see {log_path})")
+        return 1
+
+
+def _redirect_stdio(log_path: Path) -> None:
+    # libfuse prints its own complaints to stderr: keep them, in the log.
+    devnull = os.open(os.devnull, os.O_RDWR)
+    log_fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    os.dup2(log_fd, 2)
+    os.close(devnull)
+    os.close(log_fd)
+
+
+def _serve(settings: Settings, mountpoint: Path, on_ready: Callable[[], None]) -> None:
+    store = Store(settings.cache)
+    engine = Engine(store, HttpFetcher(settings), settings)
+    operations = Operations(engine)
+    try:
+        pyfuse3.init(operations, str(mountpoint), set(MOUNT_OPTIONS))
+    except RuntimeError:
+        trio.run(engine.aclose)
+        raise UsageError(f"cannot mount on {mountpoint} (the reason is in the log)") from None
+    log.info("mounted %s (cache %s, pid %d)", mountpoint, settings.cache, os.getpid())
+    unmounted = False
+    try:
+        unmounted = trio.run(_main, engine, on_ready)
+    finally:
+        pyfuse3.close(unmount=not unmounted)
+        log.info("unmounted %s; the kernel still held %d inodes", mountpoint,
+                 operations.inodes.held())
+
+
+async def _main(engine: Engine, on_ready: Callable[[], None]) -> bool:
+    """Serve until unmounted (returns True) or stopped by a signal (returns False)."""
+    stopped_by_signal = False
+    try:
+        async with trio.open_nursery() as nursery:
+
+            async def stop_on_signal() -> None:
+                nonlocal stopped_by_signal
+                with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
+                    async for signum in signals:
+                        log.info("%s received: unmounting", signal.Signals(signum).name)
+                        stopped_by_signal = True
+                        # Cancelling drops commands still running; their writers see the mount go.
+                        nursery.cancel_scope.cancel()
+                        return
+
+            async def serve() -> None:
+                await pyfuse3.main()
+                nursery.cancel_scope.cancel()  # unmounted from outside: stop listening for signals
+
+            nursery.start_soon(stop_on_signal)
+            nursery.start_soon(serve)
+            on_ready()
+    finally:
+        with trio.CancelScope(shield=True):
+            await engine.aclose()
+    return not stopped_by_signal
