@@ -90,6 +90,8 @@ class PageBuilder:
         self.anchors: dict[str, int] = {}
         self._link_fragments: dict[str, str] = {}
         self.text_of: Callable[[HtmlElement], str] = lambda el: ""
+        # Per-page indexes a constructor builds once (label maps, form owners), by constructor name.
+        self.caches: dict[str, object] = {}
 
     # sections -----------------------------------------------------------------------------
 
@@ -172,6 +174,13 @@ class PageBuilder:
     def next_table_id(self) -> str:
         return format_object_id("T", len(self.tables) + 1)
 
+    def reserve_table(self) -> str:
+        """Number a table at its start tag, before its cells (which may hold nested tables) are
+        built, so outer tables come before inner ones; fill it with `add_table(..., table_id=)`."""
+        table_id = self.next_table_id()
+        self.tables.append(Table(table_id, "", 0, 0, (), (), self.current))
+        return table_id
+
     def add_table(
         self,
         caption: str,
@@ -179,7 +188,15 @@ class PageBuilder:
         n_cols: int,
         cells: tuple[Cell, ...],
         grid: tuple[tuple[str, ...], ...],
+        *,
+        table_id: str = "",
     ) -> str:
+        """Register a table, or fill in one numbered earlier by `reserve_table`."""
+        if table_id:
+            index = int(table_id[1:]) - 1
+            section = self.tables[index].section
+            self.tables[index] = Table(table_id, caption, n_rows, n_cols, cells, grid, section)
+            return table_id
         table_id = self.next_table_id()
         self.tables.append(Table(table_id, caption, n_rows, n_cols, cells, grid, self.current))
         return table_id
