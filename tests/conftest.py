@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 
 import pytest
+
+from tests.site import FixtureSite
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -28,3 +31,11 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or (
         "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
     )
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[FixtureSite]:
+    """The fixture web site (tests/site.py) on 127.0.0.1, for the whole test session."""
+    server = FixtureSite().start()
+    yield server
+    server.stop()
