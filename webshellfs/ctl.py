@@ -1,0 +1,268 @@
+"""The `.ctl` command grammar: one table of verbs, a pure parser, and help text made from the table.
+
+`parse(line)` turns one command line into a frozen Command record, or raises CommandSyntaxError
+whose message says what is wrong and shows the usage line. Quoting follows the shell (shlex).
+No I/O here: whether a page exists is the engine's business.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from webshellfs.contract.addresses import PageId, is_object_id, parse_page_id
+from webshellfs.errors import CommandSyntaxError
+
+__all__ = [
+    "COMMANDS",
+    "MAX_COMMAND_BYTES",
+    "Close",
+    "Command",
+    "Execute",
+    "Focus",
+    "Help",
+    "Lookup",
+    "Open",
+    "Resolve",
+    "Retrieve",
+    "Spec",
+    "help_text",
+    "parse",
+]
+
+MAX_COMMAND_BYTES = 64 * 1024
+DEFAULT_RESULTS = 5
+MAX_RESULTS = 20
+_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:(?!\d)")
+
+
+@dataclass(frozen=True)
+class Retrieve:
+    query: str
+    k: int = DEFAULT_RESULTS
+
+
+@dataclass(frozen=True)
+class Open:
+    url: str
+
+
+@dataclass(frozen=True)
+class Execute:
+    page: PageId
+    object_id: str
+    inputs: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Focus:
+    page: PageId
+
+
+@dataclass(frozen=True)
+class Lookup:
+    page: PageId
+    table: str
+    row: str | None = None
+    col: str | None = None
+
+
+@dataclass(frozen=True)
+class Resolve:
+    page: PageId
+    ref: str
+
+
+@dataclass(frozen=True)
+class Close:
+    page: PageId
+
+
+@dataclass(frozen=True)
+class Help:
+    verb: str | None = None
+
+
+Command = Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help
+
+
+class _Usage(Exception):
+    """Raised by a verb parser; `parse` adds the verb's usage line."""
+
+
+def _page(text: str) -> PageId:
+    page = parse_page_id(text)
+    if page is None:
+        raise _Usage(f"{text!r} is not a page address (like N0001)")
+    return page
+
+
+def _page_and_object(args: list[str], prefixes: str, what: str) -> tuple[PageId, str, list[str]]:
+    """`N0001 A0003 …` or `N0001/A0003 …` → page, object id, the remaining arguments."""
+    if args and "/" in args[0]:
+        first, _, second = args[0].partition("/")
+        args = [first, second, *args[1:]]
+    if len(args) < 2:
+        raise _Usage(f"needs a page and {what}")
+    page = _page(args[0])
+    object_id = args[1]
+    if not (is_object_id(object_id) and object_id[0] in prefixes):
+        raise _Usage(f"{object_id!r} is not {what}")
+    return page, object_id, args[2:]
+
+
+def _assignments(args: list[str], allowed: tuple[str, ...] | None = None) -> tuple[tuple[str, str], ...]:
+    pairs: list[tuple[str, str]] = []
+    for arg in args:
+        name, sep, value = arg.partition("=")
+        if not sep or not name:
+            raise _Usage(f"{arg!r} is not name=value")
+        if allowed is not None and name not in allowed:
+            raise _Usage(f"unknown filter {name!r}; use {' or '.join(a + '=…' for a in allowed)}")
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
+def _parse_retrieve(args: list[str]) -> Retrieve:
+    k = DEFAULT_RESULTS
+    if args[:1] == ["-k"]:
+        if len(args) < 2 or not args[1].isdigit() or not 1 <= int(args[1]) <= MAX_RESULTS:
+            raise _Usage(f"-k takes a number from 1 to {MAX_RESULTS}")
+        k, args = int(args[1]), args[2:]
+    if not args:
+        raise _Usage("needs a query")
+    return Retrieve(" ".join(args), k)
+
+
+def _parse_open(args: list[str]) -> Open:
+    if len(args) != 1:
+        raise _Usage("takes exactly one URL" if args else "needs a URL")
+    url = args[0]
+    # A bare host ("example.com/x", "localhost:8000") means the web, as in an address bar.
+    if not _SCHEME.match(url):
+        url = "https://" + url
+    return Open(url)
+
+
+def _parse_execute(args: list[str]) -> Execute:
+    page, object_id, rest = _page_and_object(args, "AL", "an action or link id (A0001, L0001)")
+    return Execute(page, object_id, _assignments(rest))
+
+
+def _parse_single_page(make: Callable[[PageId], Command]) -> Callable[[list[str]], Command]:
+    def parse_page_only(args: list[str]) -> Command:
+        if len(args) != 1:
+            raise _Usage("takes exactly one page address" if args else "needs a page address")
+        return make(_page(args[0]))
+
+    return parse_page_only
+
+
+def _parse_lookup(args: list[str]) -> Lookup:
+    page, table, rest = _page_and_object(args, "T", "a table id (T01)")
+    filters = dict(_assignments(rest, allowed=("row", "col")))
+    return Lookup(page, table, filters.get("row"), filters.get("col"))
+
+
+def _parse_resolve(args: list[str]) -> Resolve:
+    if len(args) != 2:
+        raise _Usage("needs a page and one reference")
+    return Resolve(_page(args[0]), args[1])
+
+
+def _parse_help(args: list[str]) -> Help:
+    if len(args) > 1:
+        raise _Usage("takes at most one command name")
+    return Help(args[0] if args else None)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One verb: how to parse its arguments, its usage line, and what it does."""
+
+    parse: Callable[[list[str]], Command]
+    usage: str
+    summary: str
+
+
+COMMANDS: dict[str, Spec] = {
+    "retrieve": Spec(
+        _parse_retrieve, "retrieve [-k N] <query…>",
+        f"web search, then fetch and compile the top N results (default {DEFAULT_RESULTS})",
+    ),
+    "open": Spec(_parse_open, "open <url>", "fetch and compile one URL into a new page N…"),
+    "execute": Spec(
+        _parse_execute, "execute <page> <id> [name=value …]",
+        "run action A…, or follow link L…, on the live page",
+    ),
+    "focus": Spec(
+        _parse_single_page(Focus), "focus <page>",
+        "make that page's tab the active one; capture its current state",
+    ),
+    "lookup": Spec(
+        _parse_lookup, "lookup <page> <T..> [row=…] [col=…]",
+        "matching table cells, each with its whole row and its actions",
+    ),
+    "resolve": Spec(
+        _parse_resolve, "resolve <page> <ref>",
+        "an in-page reference (#anchor, relative URL, L…) → an address",
+    ),
+    "close": Spec(
+        _parse_single_page(Close), "close <page>", "close the live tab; the stored page stays"
+    ),
+    "help": Spec(_parse_help, "help [command]", "this grammar"),
+}
+
+
+def help_text(verb: str | None = None) -> str:
+    """The grammar, one verb per line, made from COMMANDS; or one verb's usage."""
+    if verb is not None and verb in COMMANDS:
+        spec = COMMANDS[verb]
+        return f"usage: {spec.usage}\n  {spec.summary}\n"
+    width = max(len(spec.usage) for spec in COMMANDS.values())
+    lines = [f"  {spec.usage:<{width}}  {spec.summary}" for spec in COMMANDS.values()]
+    return (
+        "commands (write one line to .ctl, then cat .ctl):\n"
+        + "\n".join(lines)
+        + "\nquoting follows the shell: execute N0003 A0002 q=\"red shoes\"\n"
+    )
+
+
+def _text_of(line: str | bytes) -> str:
+    if isinstance(line, bytes):
+        if len(line) > MAX_COMMAND_BYTES:
+            raise CommandSyntaxError(f"a command is at most {MAX_COMMAND_BYTES} bytes; got {len(line)}")
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CommandSyntaxError("a command must be UTF-8 text") from None
+    if len(line.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
+        raise CommandSyntaxError(f"a command is at most {MAX_COMMAND_BYTES} bytes")
+    return line.strip()
+
+
+def parse(line: str | bytes) -> Command:
+    """One command line → a Command. Tolerates a trailing newline, CRLF and surrounding space."""
+    text = _text_of(line)
+    if not text:
+        raise CommandSyntaxError("empty command\n" + help_text())
+    if "\n" in text or "\r" in text:
+        raise CommandSyntaxError("one command per write: the text holds several lines")
+    if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in text):
+        raise CommandSyntaxError("the command holds control characters (binary data?)")
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise CommandSyntaxError(f"cannot split the command as the shell would: {error}") from None
+    if not words:
+        raise CommandSyntaxError("empty command\n" + help_text())
+    verb = words[0].lower()
+    spec = COMMANDS.get(verb)
+    if spec is None:
+        raise CommandSyntaxError(f"unknown command {words[0]!r}\n" + help_text())
+    try:
+        return spec.parse(words[1:])
+    except _Usage as problem:
+        raise CommandSyntaxError(f"{verb}: {problem}\nusage: {spec.usage}") from None

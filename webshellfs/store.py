@@ -1,0 +1,378 @@
+"""The WebCache: every stored page, the command log and search results, in one SQLite file.
+
+Invariants:
+- A page is written in ONE transaction: it appears whole or not at all, even if the process is
+  killed mid-write. Its number is taken inside that transaction, so a failed write consumes no
+  number, and numbers are never reused (AUTOINCREMENT keeps the high-water mark).
+- File contents live in `blobs`, once per content hash, so states share unchanged files.
+- One process owns a cache file at a time: an exclusive `flock` on `<cache>.lock`.
+- The API is synchronous and short. Reads are point queries on indexes and run on whichever
+  thread asks (the FUSE thread); writes take the write lock and are meant for worker threads.
+  Two connections (one for reads, one for writes) let WAL serve reads while a write runs.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from webshellfs.contract.addresses import PageId, format_page_id
+from webshellfs.errors import CacheLocked, StoreError
+
+__all__ = ["SCHEMA_VERSION", "LogRecord", "PageFile", "PageRecord", "Store", "format_request_id"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE pages (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    parent TEXT NOT NULL DEFAULT '',
+    via TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL,
+    title TEXT NOT NULL,
+    url TEXT NOT NULL,
+    created_ns INTEGER NOT NULL
+);
+CREATE INDEX pages_by_url ON pages(url);
+CREATE TABLE blobs (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE TABLE files (
+    page INTEGER NOT NULL REFERENCES pages(number),
+    relpath TEXT NOT NULL,
+    blob INTEGER NOT NULL REFERENCES blobs(id),
+    size INTEGER NOT NULL,
+    PRIMARY KEY (page, relpath)
+) WITHOUT ROWID;
+CREATE TABLE page_meta (page INTEGER PRIMARY KEY REFERENCES pages(number), json TEXT NOT NULL);
+CREATE TABLE log (
+    number INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    command TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    response TEXT NOT NULL,
+    created_ns INTEGER NOT NULL
+);
+CREATE TABLE searches (
+    number INTEGER PRIMARY KEY,
+    query TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_ns INTEGER NOT NULL
+);
+"""
+
+
+def format_request_id(number: int) -> str:
+    return f"R{number:04d}"
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """One row of `_pages.tsv`, plus its number and write time (the page's mtime)."""
+
+    number: int
+    parent: str
+    via: str
+    status: str
+    title: str
+    url: str
+    created_ns: int
+
+    @property
+    def page_id(self) -> PageId:
+        return format_page_id(self.number)
+
+
+@dataclass(frozen=True)
+class PageFile:
+    relpath: str
+    size: int
+    blob: int
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    number: int
+    session: str
+    command: str
+    outcome: str
+    text: str
+    created_ns: int
+
+    @property
+    def request_id(self) -> str:
+        return format_request_id(self.number)
+
+
+def _lock_file(path: Path) -> int:
+    """Take the exclusive lock beside the cache, or raise CacheLocked naming the holder."""
+    lock_path = path.with_name(path.name + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        who = f" (pid {holder})" if holder.isdigit() else ""
+        raise CacheLocked(
+            f"the cache {path} is in use by another webshellfs{who}; unmount that one first, "
+            f"or choose another cache with --cache FILE"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    connection.execute("PRAGMA busy_timeout = 30000")
+    return connection
+
+
+class Store:
+    """The page store of one mount. Open it once per process; `close()` releases the lock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = _lock_file(self.path)
+        try:
+            self._writer = _connect(self.path)
+            self._prepare_schema()
+            self._reader = _connect(self.path)
+            self._reader.execute("PRAGMA query_only = ON")
+        except sqlite3.DatabaseError as error:
+            self._release()
+            raise StoreError(f"cannot open the cache {self.path}: {error}") from error
+        except BaseException:
+            self._release()
+            raise
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
+        self._ids_lock = threading.Lock()
+        last_log = self._reader.execute("SELECT max(number) FROM log").fetchone()[0]
+        self._next_request = (last_log or 0) + 1
+        self.generation = 0  # bumped on every page write, so callers can cache listings
+
+    def _prepare_schema(self) -> None:
+        db = self._writer
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        has_meta = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'"
+        ).fetchone()
+        if not has_meta:
+            other = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if other:
+                raise StoreError(f"{self.path} is an SQLite file but not a webshellfs cache")
+            # One script, one transaction: a crash while creating leaves an empty file.
+            db.executescript(
+                f"BEGIN IMMEDIATE;{_SCHEMA}"
+                f"INSERT INTO meta(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
+                "COMMIT;"
+            )
+            return
+        row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        version = int(row[0]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the cache {self.path} was written by a newer webshellfs (schema {version}; this "
+                f"one reads up to {SCHEMA_VERSION}); upgrade webshellfs or use another --cache"
+            )
+        if version < SCHEMA_VERSION:
+            raise StoreError(f"the cache {self.path} has unknown schema version {version}")
+
+    def _release(self) -> None:
+        for name in ("_reader", "_writer"):
+            connection = getattr(self, name, None)
+            if connection is not None:
+                connection.close()
+                setattr(self, name, None)
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)
+            self._lock_fd = -1
+
+    def close(self) -> None:
+        if self._lock_fd < 0:
+            return
+        with self._write_lock, self._read_lock:
+            self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._release()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- write side (worker threads) -----------------------------------------------------------
+
+    def add_page(
+        self,
+        render: Callable[[PageId], Mapping[str, bytes]],
+        *,
+        title: str,
+        url: str,
+        status: str = "stored",
+        parent: str = "",
+        via: str = "",
+        meta: Mapping[str, Any] | None = None,
+    ) -> PageRecord:
+        """Store one page whole. `render(page_id)` returns its files; it is called inside the
+        transaction once the number is known, because the files name their own address."""
+        created_ns = time.time_ns()
+        with self._write_lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                number = db.execute(
+                    "INSERT INTO pages(parent, via, status, title, url, created_ns) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (parent, via, status, title, url, created_ns),
+                ).lastrowid
+                assert number is not None
+                files = render(format_page_id(number))
+                for relpath, data in files.items():
+                    blob = self._put_blob(bytes(data))
+                    db.execute(
+                        "INSERT INTO files(page, relpath, blob, size) VALUES (?, ?, ?, ?)",
+                        (number, relpath, blob, len(data)),
+                    )
+                db.execute(
+                    "INSERT INTO page_meta(page, json) VALUES (?, ?)",
+                    (number, json.dumps(dict(meta or {}), ensure_ascii=False, sort_keys=True)),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            self.generation += 1
+        return PageRecord(number, parent, via, status, title, url, created_ns)
+
+    def _put_blob(self, data: bytes) -> int:
+        digest = hashlib.sha256(data).hexdigest()
+        row = self._writer.execute("SELECT id FROM blobs WHERE hash = ?", (digest,)).fetchone()
+        if row:
+            return int(row[0])
+        blob_id = self._writer.execute(
+            "INSERT INTO blobs(hash, size, data) VALUES (?, ?, ?)", (digest, len(data), data)
+        ).lastrowid
+        assert blob_id is not None
+        return blob_id
+
+    def set_status(self, page: PageId, status: str) -> None:
+        with self._write_lock:
+            self._writer.execute(
+                "UPDATE pages SET status = ? WHERE number = ?", (status, _page_number(page))
+            )
+            self.generation += 1
+
+    def reserve_request_id(self) -> str:
+        """The next R… id, taken when a command starts so the log keeps arrival order."""
+        with self._ids_lock:
+            number = self._next_request
+            self._next_request += 1
+        return format_request_id(number)
+
+    def add_log(self, request_id: str, session: str, command: str, outcome: str, text: str) -> LogRecord:
+        record = LogRecord(int(request_id[1:]), session, command, outcome, text, time.time_ns())
+        with self._write_lock:
+            self._writer.execute(
+                "INSERT INTO log(number, session, command, outcome, response, created_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (record.number, session, command, outcome, text, record.created_ns),
+            )
+        return record
+
+    # --- read side (any thread; point queries) -------------------------------------------------
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._read_lock:
+            return self._reader.execute(sql, args).fetchall()
+
+    def page(self, page: PageId) -> PageRecord | None:
+        rows = self._query(
+            "SELECT number, parent, via, status, title, url, created_ns FROM pages WHERE number = ?",
+            (_page_number(page),),
+        )
+        return PageRecord(*rows[0]) if rows else None
+
+    def pages(self) -> list[PageRecord]:
+        rows = self._query(
+            "SELECT number, parent, via, status, title, url, created_ns FROM pages ORDER BY number"
+        )
+        return [PageRecord(*row) for row in rows]
+
+    def pages_with_url(self, url: str) -> list[PageRecord]:
+        rows = self._query(
+            "SELECT number, parent, via, status, title, url, created_ns FROM pages "
+            "WHERE url = ? ORDER BY number",
+            (url,),
+        )
+        return [PageRecord(*row) for row in rows]
+
+    def page_files(self, page: PageId) -> list[PageFile]:
+        rows = self._query(
+            "SELECT relpath, size, blob FROM files WHERE page = ? ORDER BY relpath",
+            (_page_number(page),),
+        )
+        return [PageFile(*row) for row in rows]
+
+    def page_file(self, page: PageId, relpath: str) -> PageFile | None:
+        rows = self._query(
+            "SELECT relpath, size, blob FROM files WHERE page = ? AND relpath = ?",
+            (_page_number(page), relpath),
+        )
+        return PageFile(*rows[0]) if rows else None
+
+    def page_meta(self, page: PageId) -> dict[str, Any]:
+        rows = self._query("SELECT json FROM page_meta WHERE page = ?", (_page_number(page),))
+        return json.loads(rows[0][0]) if rows else {}
+
+    def read_blob(self, blob: int, offset: int = 0, size: int = -1) -> bytes:
+        """A slice of one stored file; only the pages holding that slice are read."""
+        with self._read_lock, self._reader.blobopen("blobs", "data", blob, readonly=True) as handle:
+            length = len(handle)
+            if offset >= length:
+                return b""
+            handle.seek(offset)
+            return handle.read(length - offset if size < 0 else min(size, length - offset))
+
+    def read_file(self, page: PageId, relpath: str) -> bytes | None:
+        found = self.page_file(page, relpath)
+        return None if found is None else self.read_blob(found.blob)
+
+    def log_numbers(self) -> list[int]:
+        return [row[0] for row in self._query("SELECT number FROM log ORDER BY number")]
+
+    def log_record(self, number: int) -> LogRecord | None:
+        rows = self._query(
+            "SELECT number, session, command, outcome, response, created_ns FROM log WHERE number = ?",
+            (number,),
+        )
+        return LogRecord(*rows[0]) if rows else None
+
+    def search_numbers(self) -> list[int]:
+        return [row[0] for row in self._query("SELECT number FROM searches ORDER BY number")]
+
+    def search_text(self, number: int) -> tuple[str, int] | None:
+        rows = self._query("SELECT text, created_ns FROM searches WHERE number = ?", (number,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+
+def _page_number(page: PageId) -> int:
+    return int(page[1:])
