@@ -65,7 +65,7 @@ def run_compile(argv: Sequence[str]) -> int:
         if not args.page or not args.url:
             parser.error("PAGE and --url are needed (or --manifest)")
         data = sys.stdin.buffer.read() if args.page == "-" else Path(args.page).read_bytes()
-        stats = [treeout.compile_to_dir(data, args.url, args.out)]
+        stats = [treeout.compile_to_dir(data, args.url, args.out, source=args.page)]
     if args.stats:
         treeout.write_stats(stats, args.stats)
     return 0

@@ -61,12 +61,14 @@ def write_page_dir(files: dict[str, bytes], destination: Path) -> None:
         raise
 
 
-def compile_to_dir(data: bytes, url: str, out: Path, page_id: str = "") -> CompileStat:
+def compile_to_dir(
+    data: bytes, url: str, out: Path, page_id: str = "", source: str = ""
+) -> CompileStat:
     started = time.perf_counter()
     files = render_page(compile_page(data, url), page_id=page_id)
     elapsed = (time.perf_counter() - started) * 1000
     write_page_dir(files, out)
-    return CompileStat(page_id, "", url, elapsed, sum(len(b) for b in files.values()))
+    return CompileStat(page_id, source, url, elapsed, sum(len(b) for b in files.values()))
 
 
 def read_manifest(path: Path) -> list[tuple[Path, str]]:
@@ -84,6 +86,8 @@ def read_manifest(path: Path) -> list[tuple[Path, str]]:
 
 def compile_manifest(entries: Iterable[tuple[Path, str]], out: Path) -> list[CompileStat]:
     """Compile saved pages into out/N0001… and write out/_pages.tsv, numbered as the mount does."""
+    if out.exists() and any(out.iterdir()) and not (out / "_pages.tsv").exists():
+        raise UsageError(f"{out} exists and is not a compiled manifest; choose an empty --out")
     out.mkdir(parents=True, exist_ok=True)
     stats: list[CompileStat] = []
     rows = ["\t".join(PAGES_COLUMNS)]
