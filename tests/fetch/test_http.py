@@ -1,0 +1,150 @@
+"""The plain-HTTP fetcher against the fixture site on 127.0.0.1 (and a fake transport only for the
+one path that needs a public first hop)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+import trio
+
+from tests.site import SITE_ROOT, FixtureSite
+from webshellfs.config import Settings
+from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
+from webshellfs.fetch import Capture
+from webshellfs.fetch.http import MAX_REDIRECTS, USER_AGENT, HttpFetcher
+
+
+def settings(**overrides: object) -> Settings:
+    base: dict[str, object] = {"mountpoint": Path("/mnt"), "cache": Path("/tmp/unused.sqlite"),
+                               "allow_private": True, "fetch_timeout": 5.0}
+    return Settings(**{**base, **overrides})  # type: ignore[arg-type]
+
+
+def fetch(url: str, **overrides: object) -> Capture:
+    async def run() -> Capture:
+        fetcher = HttpFetcher(settings(**overrides))
+        try:
+            return await fetcher.fetch(url)
+        finally:
+            await fetcher.aclose()
+
+    return trio.run(run)
+
+
+class _Echo(BaseHTTPRequestHandler):
+    """/ua echoes the User-Agent; /stream sends 64 KiB chunks with no Content-Length; /loop
+    redirects to itself."""
+
+    def do_GET(self) -> None:
+        if self.path == "/ua":
+            body = self.headers.get("User-Agent", "").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif self.path == "/stream":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            for _ in range(16):
+                self.wfile.write(b"x" * 65536)
+        else:
+            self.send_response(302)
+            self.send_header("Location", "/loop")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def echo() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_fetches_a_page(site: FixtureSite) -> None:
+    capture = fetch(site.url("/shop.html"))
+    assert capture.requested_url == capture.url == site.url("/shop.html")
+    assert capture.status == 200
+    assert capture.content_type == "text/html"
+    assert capture.body == (SITE_ROOT / "shop.html").read_bytes()
+    assert ("content-length", str(len(capture.body))) in capture.headers
+
+
+def test_follows_redirects_to_the_final_url(site: FixtureSite) -> None:
+    capture = fetch(site.url("/redirect?to=/article.html"))
+    assert capture.requested_url == site.url("/redirect?to=/article.html")
+    assert capture.url == site.url("/article.html")
+    assert capture.body == (SITE_ROOT / "article.html").read_bytes()
+
+
+def test_an_error_status_is_a_failure_naming_it(site: FixtureSite) -> None:
+    with pytest.raises(FetchError) as failed:
+        fetch(site.url("/missing"))
+    assert str(failed.value) == f"HTTP 404 Not Found for {site.url('/missing')}"
+
+
+def test_names_itself(echo: str) -> None:
+    assert fetch(echo + "/ua").body == USER_AGENT.encode()
+    assert USER_AGENT.startswith("webshellfs/")
+
+
+def test_caps_the_body_while_streaming(echo: str, site: FixtureSite) -> None:
+    with pytest.raises(FetchError) as failed:
+        fetch(echo + "/stream", max_page_bytes=100_000)
+    assert str(failed.value) == f"{echo}/stream is over the limit of 100000 bytes"
+    size = (SITE_ROOT / "shop.html").stat().st_size
+    with pytest.raises(FetchError) as declared:
+        fetch(site.url("/shop.html"), max_page_bytes=100)
+    assert str(declared.value) == f"{site.url('/shop.html')} is {size} bytes, over the limit of 100"
+
+
+def test_caps_redirects(echo: str) -> None:
+    with pytest.raises(FetchError) as failed:
+        fetch(echo + "/loop")
+    assert str(failed.value) == f"more than {MAX_REDIRECTS} redirects from {echo}/loop"
+
+
+def test_a_slow_page_times_out(site: FixtureSite) -> None:
+    with pytest.raises(FetchTimeout) as failed:
+        fetch(site.url("/slow?delay=3"), fetch_timeout=0.3)
+    assert str(failed.value) == f"no complete answer from {site.url('/slow?delay=3')} within 0.3 s"
+
+
+def test_private_addresses_are_refused_unless_allowed(site: FixtureSite) -> None:
+    with pytest.raises(AccessDenied, match="a loopback address; .* unless the mount runs with --allow-private"):
+        fetch(site.url("/index.html"), allow_private=False)
+
+
+def test_a_closed_port_is_a_failure() -> None:
+    with pytest.raises(FetchError, match=r"^cannot fetch http://127\.0\.0\.1:9/: "):
+        fetch("http://127.0.0.1:9/")
+
+
+def test_every_redirect_hop_is_checked() -> None:
+    # A public address that redirects to a loopback one (a fake transport: no network here).
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(302, headers={"Location": "http://127.0.0.1:8000/admin"})
+
+    async def run() -> None:
+        fetcher = HttpFetcher(settings(allow_private=False), transport=httpx.MockTransport(answer))
+        try:
+            await fetcher.fetch("http://93.184.216.34/")
+        finally:
+            await fetcher.aclose()
+
+    with pytest.raises(AccessDenied, match=r"^http://127\.0\.0\.1:8000/admin resolves to 127\.0\.0\.1, a loopback"):
+        trio.run(run)

@@ -1,0 +1,91 @@
+"""The .ctl grammar: what parses to which Command, and what is refused with which message."""
+
+from __future__ import annotations
+
+import pytest
+
+from webshellfs import ctl
+from webshellfs.ctl import Close, Execute, Focus, Help, Lookup, Open, Resolve, Retrieve, parse
+from webshellfs.errors import CommandSyntaxError
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ("open https://example.org/a?b=1", Open("https://example.org/a?b=1")),
+        ("open example.org/shop\n", Open("https://example.org/shop")),
+        ("open localhost:8000/x", Open("https://localhost:8000/x")),
+        ("open file:///etc/passwd", Open("file:///etc/passwd")),
+        ("  OPEN http://x.org/  \r\n", Open("http://x.org/")),
+        ('execute N0003 A0002 q="red shoes"', Execute("N0003", "A0002", (("q", "red shoes"),))),
+        ("execute N0003/L0012", Execute("N0003", "L0012", ())),
+        ("execute N0001 A0001 a=1 b= c=x=y", Execute("N0001", "A0001", (("a", "1"), ("b", ""), ("c", "x=y")))),
+        ("retrieve red shoes size 42", Retrieve("red shoes size 42", 5)),
+        ("retrieve -k 3 'red shoes'", Retrieve("red shoes", 3)),
+        ("focus N0002", Focus("N0002")),
+        ("close N0002", Close("N0002")),
+        ("lookup N0001 T01", Lookup("N0001", "T01")),
+        ("lookup N0001 T01 row=Medium col='Mug price'", Lookup("N0001", "T01", "Medium", "Mug price")),
+        ("lookup N0001/T02 col=2", Lookup("N0001", "T02", None, "2")),
+        ("resolve N0001 #specs", Resolve("N0001", "#specs")),
+        ("resolve N0001 ../other.html", Resolve("N0001", "../other.html")),
+        ("resolve N0001 L0004", Resolve("N0001", "L0004")),
+        ("help", Help()),
+        ("help open\n", Help("open")),
+        (b"open http://x.org/\n", Open("http://x.org/")),
+    ],
+)
+def test_parses(line: str | bytes, command: ctl.Command) -> None:
+    assert parse(line) == command
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("frobnicate N0001", "unknown command 'frobnicate'\ncommands (write one line"),
+        ("", "empty command"),
+        ("   \n", "empty command"),
+        ("open", "open: needs a URL\nusage: open <url>"),
+        ("open a b", "open: takes exactly one URL\nusage: open <url>"),
+        ("execute N0001", "execute: needs a page and an action or link id (A0001, L0001)\n"
+                          "usage: execute <page> <id> [name=value …]"),
+        ("execute X1 A0001", "execute: 'X1' is not a page address (like N0001)\n"),
+        ("execute N0001 T01", "execute: 'T01' is not an action or link id (A0001, L0001)\n"),
+        ("execute N0001 A0001 color", "execute: 'color' is not name=value\n"),
+        ("execute N0001 A0001 =x", "execute: '=x' is not name=value\n"),
+        ("lookup N0001 A0001", "lookup: 'A0001' is not a table id (T01)\n"),
+        ("lookup N0001 T01 size=m", "lookup: unknown filter 'size'; use row=… or col=…\n"),
+        ("resolve N0001", "resolve: needs a page and one reference\nusage: resolve <page> <ref>"),
+        ("focus", "focus: needs a page address\nusage: focus <page>"),
+        ("close N1 N2", "close: takes exactly one page address\nusage: close <page>"),
+        ("retrieve -k 0 shoes", "retrieve: -k takes a number from 1 to 20\n"),
+        ("retrieve -k 3", "retrieve: needs a query\nusage: retrieve [-k N] <query…>"),
+        ("help me please", "help: takes at most one command name\n"),
+        ("open 'http://x.org", "cannot split the command as the shell would: No closing quotation"),
+        ("open http://a.org/\nopen http://b.org/", "one command per write: the text holds several lines"),
+        ("open http://a\x00.org/", "the command holds control characters (binary data?)"),
+        (b"open \xff\xfe", "a command must be UTF-8 text"),
+        ("open " + "x" * 70000, "a command is at most 65536 bytes"),
+    ],
+)
+def test_refuses_with_reason_and_usage(line: str | bytes, message: str) -> None:
+    with pytest.raises(CommandSyntaxError) as refused:
+        parse(line)
+    assert str(refused.value).startswith(message)
+
+
+def test_help_is_made_from_the_table() -> None:
+    text = ctl.help_text()
+    for spec in ctl.COMMANDS.values():
+        assert f"  {spec.usage}" in text and spec.summary in text
+    assert text.splitlines()[0] == "commands (write one line to .ctl, then cat .ctl):"
+    assert ctl.help_text("lookup") == (
+        "usage: lookup <page> <T..> [row=…] [col=…]\n"
+        "  matching table cells, each with its whole row and its actions\n"
+    )
+
+
+def test_every_verb_of_the_contract_is_in_the_table() -> None:
+    assert list(ctl.COMMANDS) == [
+        "retrieve", "open", "execute", "focus", "lookup", "resolve", "close", "help",
+    ]

@@ -1,0 +1,180 @@
+"""The WebCache: whole-page transactions, numbering, content-addressed blobs, the lock, the schema."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from webshellfs.errors import CacheLocked, StoreError
+from webshellfs.store import SCHEMA_VERSION, Store
+
+FILES = {"_map.md": b"# Title\n", "content/01-a.md": b"# A\nalpha\n", "links.tsv": b"id\turl\n"}
+
+
+def add(store: Store, files: dict[str, bytes] = FILES, url: str = "http://x.org/", **kw: object) -> str:
+    return store.add_page(lambda page_id: files, title="Title", url=url, via="open", **kw).page_id
+
+
+def test_page_round_trip(tmp_path: Path) -> None:
+    with Store(tmp_path / "cache.sqlite") as store:
+        page = add(store, meta={"anchors": {"a": "content/01-a.md"}})
+        assert page == "N0001"
+        record = store.page(page)
+        assert record is not None
+        assert (record.title, record.url, record.via, record.status) == ("Title", "http://x.org/", "open", "stored")
+        assert abs(record.created_ns - time.time_ns()) < 60e9
+        assert [(f.relpath, f.size) for f in store.page_files(page)] == [
+            ("_map.md", 8), ("content/01-a.md", 10), ("links.tsv", 7)
+        ]
+        assert store.read_file(page, "content/01-a.md") == b"# A\nalpha\n"
+        assert store.read_file(page, "nope.md") is None
+        assert store.page_meta(page) == {"anchors": {"a": "content/01-a.md"}}
+        assert [r.page_id for r in store.pages_with_url("http://x.org/")] == ["N0001"]
+        assert store.page("N0002") is None
+
+
+def test_the_page_id_is_handed_to_render(tmp_path: Path) -> None:
+    with Store(tmp_path / "cache.sqlite") as store:
+        add(store)
+        record = store.add_page(lambda page_id: {"_map.md": f"page: {page_id}\n".encode()},
+                                title="t", url="u")
+        assert store.read_file(record.page_id, "_map.md") == b"page: N0002\n"
+
+
+def test_reads_a_slice_of_a_large_file(tmp_path: Path) -> None:
+    big = bytes(range(256)) * (20 * 1024 * 4)  # 20 MiB
+    with Store(tmp_path / "cache.sqlite") as store:
+        page = add(store, {"resources/R0001.bin": big})
+        found = store.page_file(page, "resources/R0001.bin")
+        assert found is not None and found.size == len(big)
+        assert store.read_blob(found.blob, 4096 + 3, 4096) == big[4099 : 4099 + 4096]
+        assert store.read_blob(found.blob, len(big) - 10, 4096) == big[-10:]
+        assert store.read_blob(found.blob, len(big) + 5, 4096) == b""
+
+
+def test_identical_files_are_stored_once(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        add(store)
+        add(store, {**FILES, "_map.md": b"# Other\n"})
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM blobs").fetchone()[0] == 4
+        assert db.execute("SELECT count(*) FROM files").fetchone()[0] == 6
+
+
+def test_numbering_continues_across_reopen_and_failed_writes_take_no_number(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        assert [add(store), add(store)] == ["N0001", "N0002"]
+        assert store.reserve_request_id() == "R0001"
+        store.add_log("R0001", "s1", "open http://x.org/", "ok", "R0001 ok: open http://x.org/\n")
+
+        def broken(page_id: str) -> dict[str, bytes]:
+            raise RuntimeError("render failed")
+
+        with pytest.raises(RuntimeError):
+            store.add_page(broken, title="t", url="u")
+        assert [r.page_id for r in store.pages()] == ["N0001", "N0002"]
+    with Store(path) as store:
+        assert add(store) == "N0003"
+        assert store.reserve_request_id() == "R0002"
+        record = store.log_record(1)
+        assert record is not None
+        assert (record.request_id, record.session, record.outcome) == ("R0001", "s1", "ok")
+        assert store.log_numbers() == [1]
+
+
+def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path):
+        with pytest.raises(CacheLocked) as refused:
+            Store(path)
+        assert str(refused.value) == (
+            f"the cache {path} is in use by another webshellfs (pid {os.getpid()}); unmount that "
+            "one first, or choose another cache with --cache FILE"
+        )
+    Store(path).close()  # released on close
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(StoreError) as refused:
+        Store(path)
+    assert str(refused.value) == (
+        f"the cache {path} was written by a newer webshellfs (schema {SCHEMA_VERSION + 1}; this one "
+        f"reads up to {SCHEMA_VERSION}); upgrade webshellfs or use another --cache"
+    )
+    with pytest.raises(StoreError, match="newer webshellfs"):  # not CacheLocked: the lock was released
+        Store(path)
+
+
+def test_foreign_files_are_refused(tmp_path: Path) -> None:
+    other_db = tmp_path / "other.sqlite"
+    with sqlite3.connect(other_db) as db:
+        db.execute("CREATE TABLE t (x)")
+    with pytest.raises(StoreError, match="is an SQLite file but not a webshellfs cache"):
+        Store(other_db)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(StoreError, match=f"cannot open the cache {junk}: file is not a database"):
+        Store(junk)
+
+
+# The child writes a page of many 1 MiB files, prints "midway" half-way through the write (inside
+# the transaction) and then slows down, so the parent can SIGKILL it mid-write.
+KILLED_WRITER = textwrap.dedent(
+    """
+    import sys, time
+    from collections.abc import Mapping
+    from webshellfs.store import Store
+
+    class SlowFiles(Mapping):
+        def __init__(self, n):
+            self.names = [f"content/{i:03d}-part.md" for i in range(n)]
+        def __len__(self):
+            return len(self.names)
+        def __iter__(self):
+            return iter(self.names)
+        def __getitem__(self, name):
+            index = self.names.index(name)
+            if index == len(self.names) // 2:
+                print("midway", flush=True)
+            if index >= len(self.names) // 2:
+                time.sleep(0.2)
+            return bytes([index % 256]) * (1 << 20)
+
+    store = Store(sys.argv[1])
+    store.add_page(lambda page_id: {"_map.md": b"# first\\n"}, title="first", url="http://a/")
+    store.add_page(lambda page_id: SlowFiles(40), title="big", url="http://b/")
+    print("finished", flush=True)
+    """
+)
+
+
+def test_a_writer_killed_mid_page_leaves_no_half_page(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    child = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "midway\n"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    with Store(path) as store:
+        assert [(r.page_id, r.title) for r in store.pages()] == [("N0001", "first")]
+        assert store.page_files("N0002") == []
+        assert add(store) == "N0002"
+        assert [f.relpath for f in store.page_files("N0002")] == sorted(FILES)
