@@ -148,6 +148,49 @@ def test_unsafe_paths_catches_what_it_must() -> None:
     assert unsafe_paths(dict.fromkeys(bad + good, b"")) == bad
 
 
+# Known traps of lxml/libxml2, each with text that must come through (None: nothing in particular).
+TRAPS: dict[str, tuple[bytes | str, str | None]] = {
+    "empty bytes": (b"", None),
+    "empty str": ("", None),
+    "whitespace only": (" \n\t ", None),
+    "comment only": ("<!-- c -->", None),  # lxml: "Document is empty"
+    "doctype only": ("<!doctype html>", None),
+    "bom only": (b"\xef\xbb\xbf", None),
+    "str with xml declaration": ('<?xml version="1.0" encoding="utf-8"?><html><body>kept</body></html>',
+                                 "kept"),  # lxml raises ValueError on this str
+    "utf-16 with bom": ("<p>kept ünïcode</p>".encode("utf-16"), "kept ünïcode"),
+    "meta says utf-16, bytes are ascii": (b'<meta charset="utf-16"><p>kept</p>', "kept"),
+    "meta says bogus charset": (b'<meta charset="no-such"><p>kept</p>', "kept"),
+    "latin-1 bytes, no declaration": ("<p>kept café</p>".encode("latin-1"), "kept caf"),
+    "nul bytes everywhere": (b"<p>ke\x00pt</p>\x00\x00<h1>\x00</h1>", "ke"),
+    "lone surrogate in str": ("<h1>a\ud800b</h1><p>kept</p>", "kept"),
+    "heading of dots and slashes": ("<h1>../..</h1><h2>/</h2><h2>.</h2><p>kept</p>", "kept"),
+    "thousand equal headings": ("<h2>Same</h2><p>x</p>" * 1000, None),
+    "unclosed everything": ("<table><tr><td><select><option>kept<div><h1><a href=x>", "kept"),
+}
+
+
+@pytest.mark.parametrize("name", list(TRAPS))
+def test_known_parser_traps(name: str) -> None:
+    data, kept = TRAPS[name]
+    files = assert_robust(data)
+    text = b"\n".join(files.values()).decode("utf-8", "replace")
+    if kept is not None:
+        assert kept in text
+    assert "\u00ef\u00bb\u00bf" not in text  # a BOM read as latin-1 text
+
+
+def test_every_section_gets_its_own_file() -> None:
+    """Two sections rendered to one path would overwrite each other silently."""
+    data = "".join(f"<h{1 + i % 6}>{name}</h{1 + i % 6}><p>text {i}</p>"
+                   for i, name in enumerate(["Same", "same", "SAME!", "Säme", "", "-", "Same"] * 20))
+    page = compile_page(data, URL)
+    files = render_page(page)
+    section_paths = [p for p in files if p.startswith(("content/", "boilerplate/"))]
+    assert len(section_paths) == len(page.sections)
+    assert all(f"text {i}" in b"".join(files.values()).decode() for i in range(140))
+
+
 # --- html5lib tree-construction cases -------------------------------------------------------
 
 
