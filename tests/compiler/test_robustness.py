@@ -11,6 +11,7 @@ Three sources of bad input:
 
 from __future__ import annotations
 
+import faulthandler
 import hashlib
 import json
 import os
@@ -21,6 +22,7 @@ import sys
 import time
 import traceback
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +43,18 @@ URL = "https://example.test/dir/page.html"
 # `-` or `.`, at most 255 bytes (NAME_MAX counts bytes).
 SAFE_COMPONENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}")
 TOP_LEVEL = set(PAGE_FILES) | set(PAGE_DIRS) | {"_state.md"}
+
+
+# In-process tests get a watchdog: a compile stuck (even inside libxml2) dumps every thread's
+# stack and ends the run, instead of hanging CI. Child-process tests have their own timeouts.
+IN_PROCESS_TEST_SECONDS = 300
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    faulthandler.dump_traceback_later(IN_PROCESS_TEST_SECONDS, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 def compile_files(data: bytes | str, content_type: str = "") -> dict[str, bytes]:
