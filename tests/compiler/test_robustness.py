@@ -277,7 +277,9 @@ def _category(stack: list[tuple[int, str, dict[str, str]]]) -> str:
 
 
 def sweep(paths: list[str]) -> None:
-    """Child-process side of the corpus sweep: compile each file twice, print one JSON line each."""
+    """Child-process side of the corpus sweep: compile each file twice, print one JSON line each
+    (on the real stdout; anything the compiler itself prints goes to stderr)."""
+    records, sys.stdout = sys.stdout, sys.stderr
     for path in paths:
         data = Path(path).read_bytes()
         record: dict[str, object] = {"case": Path(path).stem}
@@ -291,7 +293,7 @@ def sweep(paths: list[str]) -> None:
             record["stable_in_process"] = again == files
             record["unsafe"] = unsafe_paths(files)
             record["text"] = squash(b"\n".join(files.values()).decode("utf-8", "replace"))
-        print(json.dumps(record), flush=True)
+        print(json.dumps(record), file=records, flush=True)
 
 
 def _digest(files: dict[str, bytes]) -> str:
@@ -321,13 +323,15 @@ def html5lib_results() -> dict[str, list[dict[str, object]]]:
     try:
         for child in children:
             out, _ = child.communicate(timeout=240)
-            for line in out.splitlines():
-                record = json.loads(line)
+            done = [json.loads(line) for line in out.splitlines()]
+            for record in done:
                 results.setdefault(str(record["case"]), []).append(record)
+            assert child.returncode == 0, (
+                f"sweep child died (exit {child.returncode}) on {cases[len(done)].name}")
     finally:
         for child in children:
             child.kill()
-    assert len(results) == len(cases), "a sweep child died before finishing every case"
+    assert all(len(runs) == 2 for runs in results.values()) and len(results) == len(cases)
     return results
 
 
