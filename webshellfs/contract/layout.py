@@ -79,8 +79,18 @@ def _tsv(columns: Sequence[str], rows: Iterable[Sequence[str]], long_values: Lon
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
 
 
+def _field_label(field: Field) -> str:
+    """` "Search terms"` after the type, unless the label only repeats the name."""
+    label = clean_field(field.label).replace('"', "'")
+    if not label or label.casefold() == field.name.casefold():
+        return ""
+    return f' "{label}"'
+
+
 def format_field(field: Field) -> str:
-    """`q(text,required)`, `size(select: s=Small|m=Medium; current=m)`."""
+    """`q(text,required)`, `size(select: s=Small|m=Medium; current=m)`; a label that says more
+    than the name follows the type: `q(text "Search terms",required)`."""
+    kind = field.type + _field_label(field)
     if field.choices:
         options = "|".join(
             f"{c.value}={c.label}" if c.label and c.label != c.value else c.value
@@ -89,8 +99,8 @@ def format_field(field: Field) -> str:
         current = [c.value for c in field.choices if c.selected]
         tail = f"; current={','.join(current)}" if current else ""
         required = ",required" if field.required else ""
-        return f"{field.name}({field.type}{required}: {options}{tail})"
-    flags = [field.type] + (["required"] if field.required else [])
+        return f"{field.name}({kind}{required}: {options}{tail})"
+    flags = [kind] + (["required"] if field.required else [])
     if field.value:
         flags.append(f"current={field.value}")
     return f"{field.name}({','.join(flags)})"
