@@ -372,3 +372,47 @@ def test_resolve(tmp_path: Path, ref: str, outcome: Outcome, answer: list[str]) 
         assert response.text.splitlines()[1:] == answer
 
     run(tmp_path, body)
+
+
+def test_a_redirect_is_stored_under_the_final_url(tmp_path: Path, site: FixtureSite) -> None:
+    asked = site.url("/redirect?to=/article.html")
+
+    async def body(engine: Engine) -> None:
+        response = await engine.command(f"open {asked}", "s1")
+        assert response.text.splitlines()[1:4] == [
+            "N0001  The Lighthouse Keepers", f"url: {site.url('/article.html')}", f"asked for: {asked}"
+        ]
+        assert engine.store.page_meta("N0001")["requested_url"] == asked
+
+    run(tmp_path, body)
+
+
+class OneCapture:
+    """A fetcher that answers every URL with one capture (for the error paths only)."""
+
+    def __init__(self, capture: Capture) -> None:
+        self.capture = capture
+
+    async def fetch(self, url: str) -> Capture:
+        return self.capture
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_media_that_is_not_a_document_is_refused(tmp_path: Path) -> None:
+    image = Capture("http://x.test/a.png", "http://x.test/a.png", 200, "image/png", b"\x89PNG\r\n")
+
+    async def main() -> None:
+        config = settings(tmp_path)
+        engine = Engine(Store(config.cache), OneCapture(image), config)
+        try:
+            response = await engine.command("open http://x.test/a.png", "s1")
+        finally:
+            await engine.aclose()
+        assert response.outcome is Outcome.FAILED
+        assert response.text.splitlines()[1] == (
+            "http://x.test/a.png is image/png, not a document to compile (HTML, XML, PDF, JSON or text)"
+        )
+
+    trio.run(main)

@@ -102,6 +102,10 @@ def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:
             "one first, or choose another cache with --cache FILE"
         )
     Store(path).close()  # released on close
+    alias = tmp_path / "alias.sqlite"
+    alias.symlink_to(path)
+    with Store(path), pytest.raises(CacheLocked):
+        Store(alias)
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:

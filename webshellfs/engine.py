@@ -53,6 +53,10 @@ PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
 PAGE_TREE_CACHE = 256
 LOOKUP_SHOWN = 30
 LABELS_SHOWN = 20
+# Media the compiler has no rules for; anything else (HTML, XML, PDF, JSON, text, no type) is
+# compiled, and the compiler decides how.
+NOT_DOCUMENTS = ("image/", "audio/", "video/", "font/", "application/octet-stream",
+                 "application/zip", "application/gzip", "application/x-tar", "application/wasm")
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,10 @@ class _Answer(Exception):
 
 def _iso(ns: int) -> str:
     return datetime.fromtimestamp(ns / 1e9, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _message(error: Exception) -> str:
+    return str(error).rstrip("\n") + "\n"
 
 
 def _request_line(line: str | bytes) -> str:
@@ -400,11 +408,11 @@ class Engine:
             command = ctl.parse(line)
             return await self._handlers[type(command)](command)
         except (CommandSyntaxError, NotFoundError) as error:
-            raise _Answer(Outcome.INVALID, f"{error}\n") from None
+            raise _Answer(Outcome.INVALID, _message(error)) from None
         except FetchTimeout as error:
-            raise _Answer(Outcome.TIMEOUT, f"{error}\n") from None
+            raise _Answer(Outcome.TIMEOUT, _message(error)) from None
         except (FetchError, StoreError) as error:
-            raise _Answer(Outcome.FAILED, f"{error}\n") from None
+            raise _Answer(Outcome.FAILED, _message(error)) from None
         except _Answer:
             raise
         except Exception as error:
@@ -422,7 +430,7 @@ class Engine:
 
     async def _help(self, command: ctl.Help) -> str:
         if command.verb is not None and command.verb not in ctl.COMMANDS:
-            raise NotFoundError(f"no command {command.verb!r}\n{ctl.help_text()}".rstrip("\n"))
+            raise NotFoundError(f"no command {command.verb!r}\n{ctl.help_text()}")
         return ctl.help_text(command.verb)
 
     async def _not_yet(self, command: ctl.Command) -> str:
@@ -439,6 +447,12 @@ class Engine:
 
     async def _open(self, command: ctl.Open) -> str:
         capture = await self.fetcher.fetch(command.url)
+        media_type = capture.content_type.split(";", 1)[0].strip().lower()
+        if media_type.startswith(NOT_DOCUMENTS):
+            raise FetchError(
+                f"{capture.url} is {media_type}, not a document to compile "
+                "(HTML, XML, PDF, JSON or text)"
+            )
         compile_it = functools.partial(
             compile_page, capture.body, capture.url, content_type=capture.content_type
         )

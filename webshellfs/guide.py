@@ -34,21 +34,23 @@ T table, R resource, V long value); a line is N0001/content/02-specs.md:14. They
 {commands}
 Writing a command blocks until it is done. The write fails (non-zero exit status) when the
 command is malformed, fails or times out; the reason is in `cat .ctl` all the same.
+`webshell open URL` (any command) writes it and prints the response, with that exit status.
 
 ## Examples
 
-    echo 'open https://example.org/shop' > .ctl && cat .ctl   # → N0001 …
+    echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001 …
     cat N0001/_map.md; grep -rn 'price' N0001/content/
 
-    echo 'lookup N0001 T01 row=Medium' > .ctl && cat .ctl      # cells with row and column labels
+    echo 'lookup N0001 T01 row=Medium' > .ctl; cat .ctl      # cells with row and column labels
 
-    echo 'resolve N0001 #specs' > .ctl && cat .ctl             # → N0001/content/02-specs.md
+    echo 'resolve N0001 #specs' > .ctl; cat .ctl             # → N0001/content/02-specs.md
 
 ## Sessions
 
-`cat .ctl` answers the caller's own session (the shell's session id; a subshell started
-with `setsid` is another session), so two agents on one mount do not see each other's
-responses. Every response is also kept in _log/.
+`cat .ctl` answers the caller's own session, so two agents on one mount do not see each
+other's responses. The session is WEBSHELL_SESSION from the caller's environment if set,
+else the Unix session id of its shell (`setsid` starts a new one). Every response is also
+kept in _log/.
 
 ## Untrusted text
 

@@ -119,7 +119,8 @@ class LogRecord:
 
 def _lock_file(path: Path) -> int:
     """Take the exclusive lock beside the cache, or raise CacheLocked naming the holder."""
-    lock_path = path.with_name(path.name + ".lock")
+    real = path.resolve()  # two names for one file (a symlink) must meet at one lock
+    lock_path = real.with_name(real.name + ".lock")
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
