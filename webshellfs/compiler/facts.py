@@ -1,0 +1,283 @@
+"""Facts: what a page states about itself in machine-readable form, as `key = value` lines
+for facts.kv.
+
+Keys name their source, so `grep price facts.kv` tells JSON-LD from OpenGraph:
+
+    title = Red Shirt – Shop                     <title>
+    lang = en                                    <html lang>
+    canonical = https://shop.test/p/red-shirt    <link rel=canonical>
+    meta.description = A red shirt.              <meta name=…>
+    og.title = Red Shirt                         OpenGraph (<meta property="og:…">, article:…, product:…)
+    twitter.card = summary                       <meta name="twitter:…">
+    jsonld.Product.offers.price = 19.99          <script type="application/ld+json">
+    microdata.Product.name = Red Shirt           itemscope/itemprop
+    rdfa.Person.name = Ada                       RDFa (vocab/typeof)
+
+Nested objects join their keys with dots; a list of objects numbers them (`offers[0].price`),
+a list of plain values repeats the key. When a type occurs more than once on the page, each
+occurrence is numbered (`jsonld.Product[1].name`). Groups come in the order above, each in
+document order. A syntax absent from the page costs nothing: it is checked for on the parsed
+tree before its extractor runs. A malformed JSON-LD block is noted, never raised.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import lxml.etree
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.builder import PageBuilder
+from webshellfs.compiler.dom import squash
+
+MAX_FACTS = 5_000
+MAX_DEPTH = 12
+
+# <meta property|name> prefixes → key prefix. OpenGraph's object types keep their own name.
+OPEN_GRAPH_PREFIXES = {
+    "og:": "og.",
+    "article:": "og.article.",
+    "product:": "og.product.",
+    "book:": "og.book.",
+    "profile:": "og.profile.",
+    "music:": "og.music.",
+    "video:": "og.video.",
+    "twitter:": "twitter.",
+}
+# <meta name> values that say how to render or verify the page, not what it is about.
+META_NAMES_SKIPPED = (
+    "viewport", "theme-color", "color-scheme", "format-detection", "referrer", "robots",
+    "googlebot", "msapplication-", "apple-", "mobile-web-app", "handheldfriendly",
+    "mobileoptimized", "csrf-", "google-site-verification", "facebook-domain-verification",
+    "p:domain_verify", "fb:", "al:",
+)
+JSONLD_TYPES = frozenset({"application/ld+json"})
+# Keys that name or link a node rather than describe it.
+NODE_KEYS = frozenset({"@context", "@id", "@type"})
+# RDFa properties that restate <meta> tags (OpenGraph, prefixed names) or the parser's own notes.
+RDFA_SKIPPED_NAMESPACES = ("http://ogp.me/ns", "http://www.w3.org/ns/rdfa#")
+
+_HAS_MICRODATA = lxml.etree.XPath("boolean(//*[@itemscope])")
+_HAS_RDFA = lxml.etree.XPath("boolean(//*[@vocab or @typeof])")
+_JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
+_CDATA = re.compile(r"^\s*(<!\[CDATA\[)?|(\]\]>)?\s*;?\s*$")
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+log = logging.getLogger(__name__)
+
+
+def extract_facts(root: HtmlElement, data: bytes | str, builder: PageBuilder) -> None:
+    """Add the page's facts to the builder, in the order the module docstring shows."""
+    facts = _Facts(builder)
+    facts.add("title", _title(root))
+    facts.add("lang", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or "")
+    facts.add("canonical", _canonical(root, builder))
+    meta, open_graph = _meta_facts(root)
+    facts.extend(meta)
+    facts.extend(open_graph)
+    facts.extend(_typed("jsonld", _jsonld_items(root, builder)))
+    if _HAS_MICRODATA(root):
+        facts.extend(_typed("microdata", _microdata_items(root, builder)))
+    if _HAS_RDFA(root):
+        facts.extend(_typed("rdfa", _rdfa_items(data, builder)))
+    if facts.dropped:
+        builder.note(f"facts.kv: kept the first {MAX_FACTS} facts, {facts.dropped} more were cut")
+
+
+class _Facts:
+    """Adds facts once each, up to MAX_FACTS."""
+
+    def __init__(self, builder: PageBuilder) -> None:
+        self.builder = builder
+        self.seen: set[tuple[str, str]] = set()
+        self.dropped = 0
+
+    def add(self, key: str, value: str) -> None:
+        value = squash(value)
+        if not value or (key, value) in self.seen:
+            return
+        if len(self.seen) >= MAX_FACTS:
+            self.dropped += 1
+            return
+        self.seen.add((key, value))
+        self.builder.add_fact(key, value)
+
+    def extend(self, pairs: Iterator[tuple[str, str]] | list[tuple[str, str]]) -> None:
+        for key, value in pairs:
+            self.add(key, value)
+
+
+# --- page head -------------------------------------------------------------------------------
+
+
+def _title(root: HtmlElement) -> str:
+    title = root.find("head/title")
+    if title is None:
+        title = root.find(".//title")
+    return title.text_content() if title is not None else ""
+
+
+def _canonical(root: HtmlElement, builder: PageBuilder) -> str:
+    for link in root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split():
+            return builder.resolve_url(link.get("href")) or ""
+    return ""
+
+
+def _meta_facts(root: HtmlElement) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(`meta.*` facts, OpenGraph and Twitter facts), each in document order."""
+    meta: list[tuple[str, str]] = []
+    open_graph: list[tuple[str, str]] = []
+    for element in root.iter("meta"):
+        content = element.get("content")
+        if not content or element.get("itemprop") is not None:
+            continue
+        name = (element.get("property") or element.get("name") or "").strip().lower()
+        if not name:
+            continue
+        prefix = next((p for p in OPEN_GRAPH_PREFIXES if name.startswith(p)), None)
+        if prefix is not None:
+            rest = name[len(prefix):].replace(":", ".")
+            open_graph.append((OPEN_GRAPH_PREFIXES[prefix] + rest, content))
+        elif element.get("name") and not name.startswith(META_NAMES_SKIPPED):
+            meta.append((f"meta.{name}", content))
+    return meta, open_graph
+
+
+# --- typed items -----------------------------------------------------------------------------
+
+
+def _typed(source: str, items: list[tuple[str, Any]]) -> Iterator[tuple[str, str]]:
+    """`source.Type.key = value` for each (type, body) item; repeated types are numbered."""
+    counts = Counter(kind for kind, _ in items)
+    seen: Counter[str] = Counter()
+    for kind, body in items:
+        prefix = f"{source}.{kind}"
+        if counts[kind] > 1:
+            prefix += f"[{seen[kind]}]"
+            seen[kind] += 1
+        yield from _flatten(prefix, body, 0)
+
+
+def _flatten(key: str, value: Any, depth: int) -> Iterator[tuple[str, str]]:
+    if depth > MAX_DEPTH or value is None:
+        return
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            if name not in NODE_KEYS:
+                yield from _flatten(f"{key}.{name}", inner, depth + 1)
+    elif isinstance(value, list):
+        if len(value) == 1:
+            yield from _flatten(key, value[0], depth)
+        elif any(isinstance(v, (dict, list)) for v in value):
+            for index, inner in enumerate(value):
+                yield from _flatten(f"{key}[{index}]", inner, depth + 1)
+        else:
+            for inner in value:
+                yield from _flatten(key, inner, depth)
+    elif isinstance(value, bool):
+        yield key, "true" if value else "false"
+    elif isinstance(value, (int, float)):
+        yield key, json.dumps(value)
+    else:
+        yield key, str(value)
+
+
+def _type_name(value: Any) -> str:
+    """`Product` from "Product", "http://schema.org/Product" or ["Product", "Thing"]."""
+    names = value if isinstance(value, list) else [value]
+    short = [re.split(r"[/#]", str(n).rstrip("/#"))[-1] for n in names if n]
+    return ",".join(s for s in short if s) or "Thing"
+
+
+def _jsonld_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, Any]]:
+    items: list[tuple[str, Any]] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() not in JSONLD_TYPES:
+            continue
+        document = _read_json(script.text or "")
+        if document is None:
+            builder.note("facts.kv: a JSON-LD block is not valid JSON and was skipped")
+            continue
+        for node in document if isinstance(document, list) else [document]:
+            if not isinstance(node, dict):
+                continue
+            graph = node.get("@graph")
+            for item in graph if isinstance(graph, list) else [node]:
+                if isinstance(item, dict):
+                    items.append((_type_name(item.get("@type")), item))
+    return items
+
+
+def _read_json(text: str) -> Any:
+    """JSON as pages write it: sometimes wrapped in CDATA or comments, ending with `;`, or
+    with a trailing comma after the last member."""
+    unwrapped = _JSON_COMMENT_LINES.sub("", _CDATA.sub("", text))
+    for attempt in (text, unwrapped, _TRAILING_COMMA.sub(r"\1", unwrapped)):
+        try:
+            return json.loads(attempt, strict=False)
+        except (ValueError, RecursionError):
+            continue
+    return None
+
+
+def _microdata_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, Any]]:
+    from extruct.w3cmicrodata import MicrodataExtractor  # only pages with itemscope pay for it
+
+    try:
+        found = MicrodataExtractor().extract_items(root, builder.base_url)
+    except Exception as error:  # a third-party parser on hostile input: note it, keep the page
+        log.debug("microdata extraction failed", exc_info=True)
+        builder.note(f"facts.kv: microdata could not be read ({type(error).__name__})")
+        return []
+    return [(_type_name(item.get("type")), _microdata_body(item)) for item in found]
+
+
+def _microdata_body(value: Any) -> Any:
+    """extruct's {type, properties} items as plain nested dicts."""
+    if isinstance(value, list):
+        return [_microdata_body(v) for v in value]
+    if isinstance(value, dict):
+        if "properties" in value:
+            return {k: _microdata_body(v) for k, v in value["properties"].items()}
+        return value.get("value")
+    return value
+
+
+def _rdfa_items(data: bytes | str, builder: PageBuilder) -> list[tuple[str, Any]]:
+    from extruct.rdfa import RDFaExtractor  # pulls in rdflib: only for pages using RDFa
+    from extruct.utils import parse_xmldom_html
+
+    try:
+        document = parse_xmldom_html(data, encoding="UTF-8" if isinstance(data, bytes) else None)
+        found = RDFaExtractor().extract_items(document, base_url=builder.base_url)
+    except Exception as error:  # as for microdata: hostile input must not fail the page
+        log.debug("RDFa extraction failed", exc_info=True)
+        builder.note(f"facts.kv: RDFa could not be read ({type(error).__name__})")
+        return []
+    items = []
+    for node in found:
+        body = {
+            _type_name(k): _rdfa_values(v)
+            for k, v in node.items()
+            if k not in NODE_KEYS and "://" in k and not k.startswith(RDFA_SKIPPED_NAMESPACES)
+        }
+        if body:
+            items.append((_type_name(node.get("@type")), body))
+    # rdflib numbers blank nodes at random and orders nodes by hash: sort for stable output.
+    return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+
+
+def _rdfa_values(values: Any) -> Any:
+    kept = []
+    for value in values if isinstance(values, list) else [values]:
+        if isinstance(value, dict) and "@value" in value:
+            kept.append(value["@value"])
+        elif isinstance(value, dict) and not str(value.get("@id", "_:")).startswith("_:"):
+            kept.append(value["@id"])
+    return kept
