@@ -1,0 +1,28 @@
+"""What a retrieve query may be."""
+
+from __future__ import annotations
+
+import pytest
+
+from webshellfs.errors import UsageError
+from webshellfs.search import validate_query
+
+
+def test_whitespace_is_squashed() -> None:
+    assert validate_query("  rain\t gardens  ") == "rain gardens"
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("", "retrieve needs a query: retrieve [-k N] <query…>"),
+        ("   ", "retrieve needs a query: retrieve [-k N] <query…>"),
+        ("rain\x00gardens", "the query contains control characters; write it as plain text"),
+        ("rain\ngardens", "the query contains control characters; write it as plain text"),
+        ("x" * 401, "the query is 401 characters; the limit is 400"),
+    ],
+)
+def test_bad_queries_are_refused_with_the_reason(query: str, message: str) -> None:
+    with pytest.raises(UsageError) as raised:
+        validate_query(query)
+    assert str(raised.value) == message

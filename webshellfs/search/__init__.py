@@ -1,0 +1,75 @@
+"""Web search for `retrieve`: pluggable backends behind one small protocol, and the prefetch
+that fetches the top results at once and says, for each, what happened.
+
+    backend = backend_from_spec(settings.search, settings)   # "ddgs", "searxng=URL", …
+    results = await backend.search(validate_query(text), k)
+    outcomes = await prefetch(results, fetcher, policy)
+
+Backends are chosen by name from BACKENDS (`--search NAME[=URL]`, else the WEBSHELL_SEARCH
+variable, else ddgs). Each lives in its own module and exposes `create(url, settings, environ)`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+
+from webshellfs.config import Settings
+from webshellfs.errors import SearchError, UsageError
+from webshellfs.search import brave, ddgs, local, searxng, serper
+from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_BACKEND",
+    "SPEC_VARIABLE",
+    "SearchBackend",
+    "SearchError",
+    "SearchResult",
+    "backend_from_spec",
+    "validate_query",
+]
+
+SPEC_VARIABLE = "WEBSHELL_SEARCH"
+DEFAULT_BACKEND = "ddgs"
+MAX_QUERY_CHARS = 400
+
+BackendFactory = Callable[[str, Settings, Mapping[str, str]], SearchBackend]
+
+BACKENDS: dict[str, BackendFactory] = {
+    ddgs.NAME: ddgs.create,
+    searxng.NAME: searxng.create,
+    serper.NAME: serper.create,
+    brave.NAME: brave.create,
+    local.NAME: local.create,
+}
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def backend_from_spec(
+    spec: str, settings: Settings, environ: Mapping[str, str] | None = None
+) -> SearchBackend:
+    """`NAME` or `NAME=URL` → a ready backend. An empty spec falls back to WEBSHELL_SEARCH, then
+    to ddgs. Raises UsageError for an unknown name, SearchError when the backend lacks what it
+    needs (a key, an index file)."""
+    environ = os.environ if environ is None else environ
+    spec = spec.strip() or environ.get(SPEC_VARIABLE, "").strip() or DEFAULT_BACKEND
+    name, _, url = spec.partition("=")
+    factory = BACKENDS.get(name.strip().lower())
+    if factory is None:
+        raise UsageError(f"unknown search backend {name.strip()!r}. {HOW_TO_CHOOSE}")
+    return factory(url.strip(), settings, environ)
+
+
+def validate_query(query: str) -> str:
+    """The query with its whitespace squashed, or UsageError saying why it cannot be searched."""
+    if _CONTROL.search(query.replace("\t", " ")):
+        raise UsageError("the query contains control characters; write it as plain text")
+    squashed = " ".join(query.split())
+    if not squashed:
+        raise UsageError("retrieve needs a query: retrieve [-k N] <query…>")
+    if len(squashed) > MAX_QUERY_CHARS:
+        raise UsageError(f"the query is {len(squashed)} characters; the limit is {MAX_QUERY_CHARS}")
+    return squashed

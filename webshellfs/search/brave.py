@@ -1,0 +1,50 @@
+"""Brave Search API (keyed): `GET /res/v1/web/search?q=…&count=…` with the key in
+X-Subscription-Token → `{"web": {"results": [{"title", "url", "description"}, …]}}`.
+The key comes from BRAVE_API_KEY; `brave=URL` points at another endpoint (tests, proxies)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from webshellfs.config import Settings
+from webshellfs.search.base import SearchResult, ranked, refusal, request_json
+
+NAME = "brave"
+KEY_VARIABLE = "BRAVE_API_KEY"
+ENDPOINT = "https://api.search.brave.com/res/v1/web/search"
+MAX_COUNT = 20  # the API's ceiling for `count`
+
+
+class BraveBackend:
+    name = NAME
+
+    def __init__(self, key: str, endpoint: str, timeout: float) -> None:
+        self.key = key
+        self.endpoint = endpoint
+        self.timeout = timeout
+
+    async def search(self, query: str, limit: int) -> list[SearchResult]:
+        data = await request_json(
+            NAME,
+            "GET",
+            self.endpoint,
+            headers={"Accept": "application/json", "X-Subscription-Token": self.key},
+            params={"q": query, "count": str(min(limit, MAX_COUNT))},
+            timeout=self.timeout,
+        )
+        if not isinstance(data, dict):
+            raise refusal(NAME, "answered JSON that is not an object")
+        web = data.get("web")
+        results = web.get("results") if isinstance(web, dict) else None
+        if not isinstance(results, list):
+            # Brave leaves `web` out when nothing matched.
+            return []
+        hits = [(r.get("title"), r.get("url"), r.get("description")) for r in results if isinstance(r, dict)]
+        return ranked(hits, limit)
+
+
+def create(url: str, settings: Settings, environ: Mapping[str, str]) -> BraveBackend:
+    key = environ.get(KEY_VARIABLE, "").strip()
+    if not key:
+        raise refusal(NAME, f"needs an API key: set {KEY_VARIABLE}")
+    return BraveBackend(key, url or ENDPOINT, timeout=settings.fetch_timeout)

@@ -1,0 +1,45 @@
+"""Serper (Google results, keyed): `POST /search` with the key in X-API-KEY and a JSON body
+`{"q", "num"}` → `{"organic": [{"title", "link", "snippet", "position"}, …]}`.
+The key comes from SERPER_API_KEY; `serper=URL` points at another endpoint (tests, proxies)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from webshellfs.config import Settings
+from webshellfs.search.base import SearchResult, ranked, refusal, request_json
+
+NAME = "serper"
+KEY_VARIABLE = "SERPER_API_KEY"
+ENDPOINT = "https://google.serper.dev/search"
+
+
+class SerperBackend:
+    name = NAME
+
+    def __init__(self, key: str, endpoint: str, timeout: float) -> None:
+        self.key = key
+        self.endpoint = endpoint
+        self.timeout = timeout
+
+    async def search(self, query: str, limit: int) -> list[SearchResult]:
+        data = await request_json(
+            NAME,
+            "POST",
+            self.endpoint,
+            headers={"X-API-KEY": self.key},
+            body={"q": query, "num": limit},
+            timeout=self.timeout,
+        )
+        organic = data.get("organic") if isinstance(data, dict) else None
+        if not isinstance(organic, list):
+            raise refusal(NAME, "answered JSON without an organic results list")
+        hits = [(r.get("title"), r.get("link"), r.get("snippet")) for r in organic if isinstance(r, dict)]
+        return ranked(hits, limit)
+
+
+def create(url: str, settings: Settings, environ: Mapping[str, str]) -> SerperBackend:
+    key = environ.get(KEY_VARIABLE, "").strip()
+    if not key:
+        raise refusal(NAME, f"needs an API key: set {KEY_VARIABLE}")
+    return SerperBackend(key, url or ENDPOINT, timeout=settings.fetch_timeout)
