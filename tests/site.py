@@ -59,7 +59,10 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up first (a test of deadlines, or a killed daemon)
 
     def _slow(self, query: Query) -> None:
         delay = float(query.get("delay", ["1"])[0])

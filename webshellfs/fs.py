@@ -9,6 +9,11 @@ Only `FUSEError` may leave a handler: anything else would end `pyfuse3.main` and
 filesystem. Every handler therefore runs inside `guarded`, which maps domain errors to errnos
 through the one table `ERRNO_FOR` and turns anything unexpected into a logged EIO.
 
+`.ctl` has one inode per session. The kernel serialises writes (and truncating opens) on an
+inode, so with one shared inode a session's slow `open` would hold up every other session's
+commands; with its own inode each session waits only for itself. Its entry is never cached, so
+every path walk asks again and each caller lands on its own session's inode.
+
 Caching: a stored page never changes, so its entries carry long timeouts and its files keep
 the kernel page cache across opens. Files that change (`.ctl`, `_pages.tsv`, the logs) get
 no attribute caching and direct I/O, so every read sees the current bytes whatever their size.
@@ -38,7 +43,7 @@ from webshellfs.errors import (
     UsageError,
     WebshellError,
 )
-from webshellfs.inodes import InodeTable, child_path, parent_path
+from webshellfs.inodes import CTL_PATH, ROOT_PATH, InodeTable, child_path, parent_path
 
 __all__ = ["ERRNO_FOR", "ERRNO_FOR_OUTCOME", "Operations", "errno_for", "session_of"]
 
@@ -132,6 +137,7 @@ class _OpenDir:
     path: str
     dot_entries: list[tuple[bytes, Entry]]  # "." and "..": listed, but never lookup-counted
     entries: list[Entry] = field(default_factory=list)
+    session: str = ""  # the root only: whose `.ctl` inode the listing shows
 
 
 def _read_only(*_args: Any) -> Awaitable[NoReturn]:
@@ -174,9 +180,11 @@ class Operations(pyfuse3.Operations):
             raise pyfuse3.FUSEError(errno.ENOENT)
         return entry
 
-    def _attributes(self, entry: Entry) -> pyfuse3.EntryAttributes:
+    def _attributes(self, entry: Entry, inode: int | None = None) -> pyfuse3.EntryAttributes:
+        """Attributes of entry; inode defaults to the path's own number (`.ctl` passes its
+        session's)."""
         attrs = pyfuse3.EntryAttributes()
-        attrs.st_ino = pyfuse3.InodeT(self.inodes.inode(entry.path))
+        attrs.st_ino = pyfuse3.InodeT(self.inodes.inode(entry.path) if inode is None else inode)
         if entry.is_dir:
             attrs.st_mode = pyfuse3.ModeT(stat.S_IFDIR | 0o555)
             attrs.st_nlink = 2
@@ -189,7 +197,7 @@ class Operations(pyfuse3.Operations):
         attrs.st_blksize = 4096
         attrs.st_blocks = (entry.size + 511) // 512
         attrs.st_atime_ns = attrs.st_mtime_ns = attrs.st_ctime_ns = entry.mtime_ns
-        attrs.entry_timeout = FOREVER
+        attrs.entry_timeout = 0 if entry.writable else FOREVER
         if entry.immutable:
             attrs.attr_timeout = FOREVER
         elif entry.is_dir:
@@ -219,7 +227,10 @@ class Operations(pyfuse3.Operations):
                 path = child_path(parent, name.decode("ascii"))
             except UnicodeDecodeError:
                 raise pyfuse3.FUSEError(errno.ENOENT) from None  # every name we show is ASCII
-        attrs = self._attributes(self._entry(path))
+        inode = None
+        if path == CTL_PATH:
+            inode = self.inodes.ctl_inode(session_of(ctx.pid))
+        attrs = self._attributes(self._entry(path), inode)
         self.inodes.remember(attrs.st_ino)
         return attrs
 
@@ -228,7 +239,7 @@ class Operations(pyfuse3.Operations):
 
     @guarded
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
-        return self._attributes(self._entry(self._path(inode)))
+        return self._attributes(self._entry(self._path(inode)), inode)
 
     @guarded
     async def setattr(
@@ -246,7 +257,7 @@ class Operations(pyfuse3.Operations):
         truncates_to_zero = not fields.update_size or attr.st_size == 0
         if not entry.writable or changes_owner_or_mode or not truncates_to_zero:
             raise pyfuse3.FUSEError(errno.EROFS)
-        return self._attributes(entry)
+        return self._attributes(entry, inode)
 
     # --- directories
 
@@ -257,7 +268,8 @@ class Operations(pyfuse3.Operations):
         handle = self._new_handle()
         # One listing per open: readdir continues from an index into it, so a directory that
         # grows while `ls` runs never shows an entry twice or skips one.
-        self._dirs[handle] = _OpenDir(path, dots, self.engine.listdir(path))
+        session = session_of(ctx.pid) if path == ROOT_PATH else ""
+        self._dirs[handle] = _OpenDir(path, dots, self.engine.listdir(path), session)
         return handle
 
     @guarded
@@ -270,7 +282,8 @@ class Operations(pyfuse3.Operations):
             else:
                 entry = listing.entries[index - dots]
                 name = entry.name.encode("ascii")
-            attrs = self._attributes(entry)
+            inode = self.inodes.ctl_inode(listing.session) if entry.writable else None
+            attrs = self._attributes(entry, inode)
             if not pyfuse3.readdir_reply(token, name, attrs, index + 1):
                 return
             if index >= dots:
@@ -293,7 +306,8 @@ class Operations(pyfuse3.Operations):
             raise pyfuse3.FUSEError(errno.EROFS)
         handle = self._new_handle()
         if entry.writable:
-            self._files[handle] = _OpenFile(path, session=session_of(ctx.pid))
+            session = self.inodes.ctl_session(inode) or session_of(ctx.pid)
+            self._files[handle] = _OpenFile(path, session=session)
             return pyfuse3.FileInfo(fh=handle, direct_io=True, keep_cache=False)
         self._files[handle] = _OpenFile(path)
         if entry.immutable:

@@ -6,6 +6,10 @@ reused while the daemon runs, so a path keeps its number for the mount's whole l
 such as `du`, `tar` and `find -inum` compare numbers across calls). Nothing in the mount is ever
 deleted, so the map only grows, by one short string per path the kernel has seen.
 
+`.ctl` is the exception: each session sees its own `.ctl` inode (see `ctl_inode`), because the
+kernel serialises writes and truncating opens on one inode, and one session's long command must
+not hold up another's.
+
 The kernel's lookup counts (raised by lookup and readdirplus, lowered by forget) are tracked as
 pyfuse3 asks; `held()` reports how many inodes the kernel still references, which the mount
 logs at unmount to show the bookkeeping balanced.
@@ -20,10 +24,8 @@ import pyfuse3
 ROOT_PATH = ""
 CTL_PATH = ".ctl"
 ROOT_INODE = pyfuse3.ROOT_INODE
-CTL_INODE = pyfuse3.ROOT_INODE + 1
 
-__all__ = ["CTL_INODE", "CTL_PATH", "ROOT_INODE", "ROOT_PATH", "InodeTable", "child_path",
-           "parent_path"]
+__all__ = ["CTL_PATH", "ROOT_INODE", "ROOT_PATH", "InodeTable", "child_path", "parent_path"]
 
 
 def child_path(parent: str, name: str) -> str:
@@ -38,25 +40,44 @@ class InodeTable:
     """Attributes:
         _inode_of: path → inode.
         _path_of: inode → path (the inverse; both always hold the same pairs).
+        _ctl_of: session → that session's `.ctl` inode; _session_of: the inverse.
         _lookups: inode → how many references the kernel holds; absent means zero.
-    Invariant: ROOT_INODE ↔ "" and CTL_INODE ↔ ".ctl" are fixed from the start.
+    Invariant: ROOT_INODE ↔ "" from the start; every `.ctl` inode maps back to CTL_PATH.
     """
 
     def __init__(self) -> None:
-        self._inode_of: dict[str, int] = {ROOT_PATH: ROOT_INODE, CTL_PATH: CTL_INODE}
-        self._path_of: dict[int, str] = {ROOT_INODE: ROOT_PATH, CTL_INODE: CTL_PATH}
-        self._next = CTL_INODE + 1
+        self._inode_of: dict[str, int] = {ROOT_PATH: ROOT_INODE}
+        self._path_of: dict[int, str] = {ROOT_INODE: ROOT_PATH}
+        self._ctl_of: dict[str, int] = {}
+        self._session_of: dict[int, str] = {}
+        self._next = ROOT_INODE + 1
         self._lookups: dict[int, int] = {}
+
+    def _allocate(self) -> int:
+        number = self._next
+        self._next += 1
+        return number
 
     def inode(self, path: str) -> int:
         """The number for path, assigning the next free one the first time it is seen."""
         number = self._inode_of.get(path)
         if number is None:
-            number = self._next
-            self._next += 1
-            self._inode_of[path] = number
+            number = self._inode_of[path] = self._allocate()
             self._path_of[number] = path
         return number
+
+    def ctl_inode(self, session: str) -> int:
+        """The number of `.ctl` as seen from session, assigned the first time it asks."""
+        number = self._ctl_of.get(session)
+        if number is None:
+            number = self._ctl_of[session] = self._allocate()
+            self._path_of[number] = CTL_PATH
+            self._session_of[number] = session
+        return number
+
+    def ctl_session(self, inode: int) -> str | None:
+        """The session whose `.ctl` this inode is (None for any other inode)."""
+        return self._session_of.get(inode)
 
     def path(self, inode: int) -> str | None:
         return self._path_of.get(inode)

@@ -28,7 +28,8 @@ BAD_LOG_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback|Fatal Python error")
 def sh(script: str, *, timeout: float = 60, session: bool = False) -> subprocess.CompletedProcess[str]:
     """Run script in bash (in a new Unix session with session=True), capturing text output."""
     command = ["setsid", "--wait", "bash", "-c", script] if session else ["bash", "-c", script]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False,
+                          env={**os.environ, "LC_ALL": "C"})
 
 
 class Mount:

@@ -1,0 +1,98 @@
+"""The command channel: a write blocks until the command is done, fails with the errno that
+matches the outcome, and each shell session reads back only its own response."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+from tests.fs.conftest import Mount, sh
+from tests.site import FixtureSite
+
+
+def test_unknown_command_fails_with_einval_and_the_grammar(mounted: Mount) -> None:
+    result = mounted.ctl("frobnicate x")
+    assert result.returncode == 1
+    assert "write error: Invalid argument" in result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ["R0001 invalid: frobnicate x", "unknown command 'frobnicate'",
+                         "commands (write one line to .ctl, then cat .ctl):"]
+
+
+def test_malformed_command_fails_with_einval_and_its_usage(mounted: Mount) -> None:
+    result = mounted.ctl("open")
+    assert "write error: Invalid argument" in result.stderr
+    assert result.stdout.splitlines() == ["R0001 invalid: open", "open: needs a URL",
+                                          "usage: open <url>"]
+
+
+def test_failed_fetch_fails_with_eio_and_the_status(mounted: Mount, site: FixtureSite) -> None:
+    url = site.url("/missing")
+    result = mounted.ctl(f"open {url}")
+    assert result.returncode == 1
+    assert "write error: Input/output error" in result.stderr
+    assert result.stdout.splitlines() == [f"R0001 failed: open {url}",
+                                          f"HTTP 404 Not Found for {url}"]
+    assert "N0001" not in sh(f"ls {mounted.path}").stdout
+
+
+def test_redirect_is_followed_and_the_final_url_kept(mounted: Mount, site: FixtureSite) -> None:
+    result = mounted.ctl(f"open {site.url('/redirect?to=/shop.html')}")
+    assert result.returncode == 0, result.stdout
+    assert f"url: {site.url('/shop.html')}" in result.stdout.splitlines()
+
+
+def test_help_succeeds(mounted: Mount) -> None:
+    result = mounted.ctl("help")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[:2] == ["R0001 ok: help",
+                                             "commands (write one line to .ctl, then cat .ctl):"]
+
+
+def test_reading_before_any_command_gives_a_hint(mounted: Mount) -> None:
+    text = sh(f"cat {mounted.path}/.ctl", session=True).stdout
+    assert text.startswith("no response yet for this session")
+
+
+def test_a_command_past_the_deadline_fails_with_etimedout(new_mount, site: FixtureSite) -> None:
+    mount = new_mount().start("--deadline", "1")
+    url = site.url("/slow?delay=3")
+    result = mount.ctl(f"open {url}")
+    assert "write error: Connection timed out" in result.stderr
+    assert result.stdout.splitlines()[0] == f"R0001 timeout: open {url}"
+
+
+def test_two_sessions_each_read_their_own_response(mounted: Mount, site: FixtureSite) -> None:
+    delay = 2.0
+    started = time.monotonic()
+    shells = {
+        tag: subprocess.Popen(
+            ["setsid", "--wait", "bash", "-c",
+             f"echo 'open {site.url(f'/slow?delay={delay}&tag={tag}')}' > {mounted.path}/.ctl"
+             f" && cat {mounted.path}/.ctl"],
+            stdout=subprocess.PIPE, text=True)
+        for tag in ("alpha", "beta")
+    }
+    outputs = {tag: shell.communicate(timeout=60)[0] for tag, shell in shells.items()}
+    elapsed = time.monotonic() - started
+    assert all(shell.returncode == 0 for shell in shells.values())
+    assert "Slow page alpha" in outputs["alpha"] and "beta" not in outputs["alpha"]
+    assert "Slow page beta" in outputs["beta"] and "alpha" not in outputs["beta"]
+    # The two commands ran side by side, not one after the other.
+    assert elapsed < 2 * delay
+
+
+def test_webshell_session_variable_overrides_the_unix_session(mounted: Mount) -> None:
+    ctl = mounted.path / ".ctl"
+    sh(f"WEBSHELL_SESSION=one bash -c 'echo help > {ctl}'; "
+       f"WEBSHELL_SESSION=two bash -c 'echo open > {ctl}'")
+    one = sh(f"WEBSHELL_SESSION=one cat {ctl}").stdout.splitlines()[0]
+    two = sh(f"WEBSHELL_SESSION=two cat {ctl}").stdout.splitlines()[0]
+    assert (one, two) == ("R0001 ok: help", "R0002 invalid: open")
+
+
+def test_printf_without_newline_and_truncating_opens_work(mounted: Mount) -> None:
+    result = sh(f"printf help > {mounted.path}/.ctl && : > {mounted.path}/.ctl "
+                f"&& cat {mounted.path}/.ctl")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == "R0001 ok: help"
