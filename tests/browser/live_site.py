@@ -1,0 +1,155 @@
+"""The live fixture site for browser tests and the browser benchmark: the pages under
+fixtures/site/live/ plus the routes that need a server (a GET search, a POST login with a session
+cookie, a JSON API for "load more", a page that never finishes loading), on 127.0.0.1."""
+
+from __future__ import annotations
+
+import html
+import json
+import threading
+import time
+from collections.abc import Callable
+from functools import partial
+from http import HTTPStatus
+from http.cookies import SimpleCookie
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+LIVE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "site" / "live"
+TOTAL_ITEMS = 40
+SESSION_TOKEN = "s3ss10n-alice"
+PASSWORD = "secret"
+
+
+def page(title: str, body: str) -> bytes:
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
+        f"{body}</main></body></html>"
+    ).encode("utf-8")
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    stop: threading.Event
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        routes: dict[str, Callable[[dict[str, list[str]]], None]] = {
+            "/search": self._search,
+            "/account": self._account,
+            "/api/items": self._items,
+            "/never": self._never,
+        }
+        route = routes.get(parts.path)
+        if route is None:
+            super().do_GET()
+        else:
+            route(parse_qs(parts.query))
+
+    def do_POST(self) -> None:
+        if urlsplit(self.path).path != "/login":
+            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page("Not found", ""))
+            return
+        length = int(self.headers.get("Content-Length", "0"))
+        form = parse_qs(self.rfile.read(length).decode("utf-8"))
+        user = form.get("user", [""])[0]
+        if form.get("password", [""])[0] != PASSWORD:
+            body = page("Sign in failed", "<p>Wrong user or password.</p>")
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
+            return
+        self.send_response(HTTPStatus.SEE_OTHER)
+        self.send_header("Set-Cookie", f"session={SESSION_TOKEN}-{user}; Path=/; HttpOnly")
+        self.send_header("Location", "/account")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _send(self, status: HTTPStatus, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _search(self, query: dict[str, list[str]]) -> None:
+        words = query.get("q", [""])[0].strip()
+        year = query.get("year", [""])[0] or "any year"
+        if not words:
+            body = page("Search", "<p>Enter a search term.</p>")
+        else:
+            items = "".join(
+                f'<li><a href="/article/{n}">{html.escape(words.title())}, part {n}</a></li>'
+                for n in (1, 2, 3)
+            )
+            body = page(f"Results for {words}",
+                        f"<p>3 articles from {html.escape(year)}.</p><ol>{items}</ol>")
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
+
+    def _account(self, query: dict[str, list[str]]) -> None:
+        cookie = SimpleCookie(self.headers.get("Cookie", ""))
+        session = cookie["session"].value if "session" in cookie else ""
+        if session.startswith(SESSION_TOKEN + "-"):
+            user = session[len(SESSION_TOKEN) + 1:]
+            body = page("Your account", f"<p>Signed in as {html.escape(user)}.</p>")
+        else:
+            body = page("Your account", "<p>Not signed in.</p>")
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
+
+    def _items(self, query: dict[str, list[str]]) -> None:
+        offset = int(query.get("offset", ["0"])[0])
+        limit = int(query.get("limit", ["10"])[0])
+        names = [{"name": f"Item {n}"} for n in range(offset + 1, min(offset + limit, TOTAL_ITEMS) + 1)]
+        data = {"items": names, "more": offset + limit < TOTAL_ITEMS}
+        self._send(HTTPStatus.OK, "application/json", json.dumps(data).encode("utf-8"))
+
+    def _never(self, query: dict[str, list[str]]) -> None:
+        """Headers and the start of a page, then nothing until the server stops."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        try:
+            self.wfile.write(b"<!DOCTYPE html><html><head><title>Never</title></head><body><p>Loading")
+            self.wfile.flush()
+            while not self.stop.wait(0.2):
+                pass
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+class LiveSite:
+    """A running live fixture site; `url(path)` gives an absolute URL on it."""
+
+    def __init__(self) -> None:
+        stop = threading.Event()
+        handler = type("Handler", (_Handler,), {"stop": stop})
+        self._stop = stop
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                           partial(handler, directory=str(LIVE_ROOT)))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        self.base = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def close(self) -> None:
+        self._stop.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+
+if __name__ == "__main__":
+    site = LiveSite()
+    print(site.base, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        site.close()

@@ -1,0 +1,158 @@
+"""What `execute` does to one element, by operation name (the compiled action's kind).
+
+Each operation takes the element's Playwright locator, the user's name=value inputs and a
+timeout in milliseconds. Wrong inputs (an option that does not exist, a field the form lacks)
+raise UsageError with the valid choices; nothing has been done at that point for single
+controls, and for forms the checks run before the first field is touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+
+from playwright.async_api import Locator
+
+from webshellfs.errors import UsageError
+
+Operation = Callable[[Locator, Mapping[str, str], float], Awaitable[None]]
+
+_FALSE_WORDS = ("", "0", "false", "off", "no", "unchecked")
+
+# Finds the option a user meant: by value first, then by visible label (case-insensitive).
+_PICK_OPTION = """
+(select, wanted) => {
+  const norm = (s) => s.replace(/\\s+/g, ' ').trim().toLowerCase();
+  const options = Array.from(select.options);
+  const byValue = options.find((o) => o.value === wanted);
+  if (byValue) return { value: byValue.value };
+  const byLabel = options.find((o) => norm(o.label || o.text) === norm(wanted));
+  if (byLabel) return { value: byLabel.value };
+  return { choices: options.map((o) => o.value + '=' + norm(o.label || o.text)) };
+}
+"""
+
+_DESCRIBE_FIELD = "(e) => [e.localName, (e.type || '').toLowerCase()]"
+
+_SUBMITTERS = (
+    "button[type=submit], button:not([type]), input[type=submit], input[type=image]"
+)
+
+_REQUEST_SUBMIT = "(f) => f.requestSubmit ? f.requestSubmit() : f.submit()"
+
+
+def single_value(values: Mapping[str, str], what: str) -> str:
+    """The one value a single control takes: the only value given, whatever its name."""
+    if len(values) == 1:
+        return next(iter(values.values()))
+    if not values:
+        raise UsageError(f"{what} needs a value, e.g. value=…")
+    names = ", ".join(sorted(values))
+    raise UsageError(f"{what} takes one value, got {len(values)}: {names}")
+
+
+def attribute_selector(name: str, value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name}="{escaped}"]'
+
+
+async def option_value(select: Locator, wanted: str) -> str:
+    picked = await select.evaluate(_PICK_OPTION, wanted)
+    if "value" in picked:
+        return str(picked["value"])
+    raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked['choices'])}")
+
+
+async def click(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    await element.click(timeout=timeout)
+
+
+async def fill(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    await element.fill(single_value(values, "fill"), timeout=timeout)
+
+
+async def enter(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    """Type into a search field (if a value is given) and press Enter."""
+    if values:
+        await element.fill(single_value(values, "enter"), timeout=timeout)
+    await element.press("Enter", timeout=timeout)
+
+
+async def select(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    value = await option_value(element, single_value(values, "select"))
+    await element.select_option(value=value, timeout=timeout)
+
+
+async def check(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    wanted = True if not values else single_value(values, "check").lower() not in _FALSE_WORDS
+    await element.set_checked(wanted, timeout=timeout)
+
+
+async def uncheck(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    await element.set_checked(False, timeout=timeout)
+
+
+async def follow(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    """Follow a link in the same tab, even one that asks for a new window."""
+    await element.evaluate("(a) => a.removeAttribute('target')")
+    await element.click(timeout=timeout)
+
+
+async def submit(form: Locator, values: Mapping[str, str], timeout: float) -> None:
+    """Fill every named field in one step, then submit the form with its own button."""
+    steps = [await _field_step(form, name, value, timeout) for name, value in values.items()]
+    for step in steps:
+        await step()
+    submitters = form.locator(_SUBMITTERS)
+    for index in range(await submitters.count()):
+        button = submitters.nth(index)
+        if await button.is_visible():
+            await button.click(timeout=timeout)
+            return
+    await form.evaluate(_REQUEST_SUBMIT)
+
+
+async def _field_step(
+    form: Locator, name: str, value: str, timeout: float
+) -> Callable[[], Awaitable[None]]:
+    """Check one name=value against the form and return the step that applies it."""
+    fields = form.locator(attribute_selector("name", name))
+    if await fields.count() == 0:
+        names = await form.evaluate(
+            "(f) => Array.from(f.elements).map((e) => e.name).filter((n) => n)"
+        )
+        known = ", ".join(dict.fromkeys(names)) or "none"
+        raise UsageError(f"the form has no field {name!r}; its fields: {known}")
+    first = fields.first
+    tag, kind = await first.evaluate(_DESCRIBE_FIELD)
+    if kind == "radio":
+        radio = form.locator(attribute_selector("name", name) + attribute_selector("value", value))
+        if await radio.count() == 0:
+            choices = await fields.evaluate_all("(rs) => rs.map((r) => r.value)")
+            raise UsageError(f"no choice {value!r} for {name}; choices: {' | '.join(choices)}")
+        return lambda: radio.first.check(timeout=timeout)
+    if kind == "checkbox":
+        wanted = value.lower() not in _FALSE_WORDS
+        return lambda: first.set_checked(wanted, timeout=timeout)
+    if tag == "select":
+        option = await option_value(first, value)
+        return lambda: _select(first, option, timeout)
+    return lambda: first.fill(value, timeout=timeout)
+
+
+async def _select(element: Locator, value: str, timeout: float) -> None:
+    await element.select_option(value=value, timeout=timeout)
+
+
+OPERATIONS: dict[str, Operation] = {
+    "click": click,
+    "toggle": click,
+    "fill": fill,
+    "edit": fill,
+    "enter": enter,
+    "select": select,
+    "check": check,
+    "uncheck": uncheck,
+    "navigate": follow,
+    "follow": follow,
+    "submit": submit,
+}

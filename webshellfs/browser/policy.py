@@ -1,0 +1,88 @@
+"""The network policy for everything a page requests, enforced in a Playwright route handler.
+
+The address rules are the fetch room's (`webshellfs.fetch.policy`): http/https only, and no
+loopback/private/link-local destination unless the mount allows private addresses. Here they are
+applied to every request the page makes (subresources, fetch(), redirects of the document), not
+just the URL the user opened, resolving names on the browser's asyncio loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
+
+from playwright.async_api import Route
+
+from webshellfs.errors import AccessDenied
+from webshellfs.fetch.policy import ALLOW_HINT, ALLOWED_SCHEMES, forbidden_kind
+
+# Schemes that never leave the browser; a page may use them for its own subresources.
+_LOCAL_SCHEMES = ("data", "blob", "about")
+
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
+
+
+class NetworkPolicy:
+    """Decides, per URL, whether the page may reach it; remembers what it refused."""
+
+    def __init__(self, allow_private: bool, resolver: Resolver = system_resolver) -> None:
+        self.allow_private = allow_private
+        self._resolve = resolver
+        self._verdicts: dict[tuple[str, int], str] = {}
+        self.refused: list[str] = []
+
+    async def refusal(self, url: str, *, top_level: bool) -> str:
+        """Why url must not be fetched, or "" if it may."""
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme in _LOCAL_SCHEMES and not top_level:
+            return ""
+        if scheme not in ALLOWED_SCHEMES:
+            shown = f"{scheme}:" if scheme else "a URL without a scheme"
+            return f"only http and https URLs can be opened; {shown} is refused: {url}"
+        host = parts.hostname
+        if not host:
+            return f"the URL has no host: {url}"
+        if self.allow_private:
+            return ""
+        try:
+            port = parts.port or (443 if scheme == "https" else 80)
+        except ValueError:
+            return f"the URL has a bad port: {url}"
+        key = (host, port)
+        if key not in self._verdicts:
+            self._verdicts[key] = await self._judge(url, host, port)
+        return self._verdicts[key]
+
+    async def _judge(self, url: str, host: str, port: int) -> str:
+        try:
+            addresses = await self._resolve(host, port)
+        except OSError as error:
+            return f"cannot resolve the host {host}: {error}"
+        for address in addresses:
+            kind = forbidden_kind(address)
+            if kind is not None:
+                return f"{url} resolves to {address}, a {kind} address; {ALLOW_HINT}"
+        return ""
+
+    async def check(self, url: str) -> None:
+        """For a URL the user asked for: raise AccessDenied if refused."""
+        reason = await self.refusal(url, top_level=True)
+        if reason:
+            raise AccessDenied(reason)
+
+    async def route(self, route: Route) -> None:
+        """Route handler for the whole context: abort what the policy refuses."""
+        reason = await self.refusal(route.request.url, top_level=False)
+        if reason:
+            self.refused.append(reason)
+            await route.abort("blockedbyclient")
+        else:
+            await route.fallback()

@@ -1,0 +1,63 @@
+"""What the browser hands back: a capture of one tab plus what happened while it was taken."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from webshellfs.fetch import Capture
+
+
+@dataclass(frozen=True)
+class CapturedResponse:
+    """A same-origin JSON or text response the page received (for resources.tsv)."""
+
+    url: str
+    content_type: str
+    body: bytes
+
+
+@dataclass(frozen=True)
+class DialogRecord:
+    """An alert/confirm/prompt/beforeunload the page raised, and what we answered."""
+
+    kind: str
+    message: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class DownloadRecord:
+    """A download the page started: its bytes when captured, or why it was refused."""
+
+    url: str
+    filename: str
+    body: bytes
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class TabCapture:
+    """The rendered state of one live tab after open / execute / navigate / focus.
+
+    Attributes:
+        tab_id: the live tab ("t3"); "" when no tab stays open (a non-HTML response).
+        capture: the document; for HTML the serialized rendered DOM (text/html; charset=utf-8),
+            otherwise the raw response body with its own content type.
+        navigated: the URL (without fragment) differs from the tab's URL before the call.
+        resources: same-origin JSON/text responses seen during this call.
+        dialogs: dialogs the page raised during this call.
+        downloads: downloads the page started during this call.
+        new_tabs: tabs the page opened during this call (popups, target=_blank).
+        closed_tabs: tabs the pool closed to stay under its cap (their pages become stored).
+        notes: anything the caller should tell the user (a relaunch and what it lost, caps hit).
+    """
+
+    tab_id: str
+    capture: Capture
+    navigated: bool = False
+    resources: tuple[CapturedResponse, ...] = ()
+    dialogs: tuple[DialogRecord, ...] = ()
+    downloads: tuple[DownloadRecord, ...] = ()
+    new_tabs: tuple[str, ...] = ()
+    closed_tabs: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()

@@ -1,0 +1,159 @@
+"""The JavaScript the browser runs inside pages: a mutation clock installed at document start,
+the settle wait, and the snapshot serializer.
+
+Kept as Python strings so the package needs no data files.
+"""
+
+from __future__ import annotations
+
+from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
+
+# Installed in every document before its scripts run: remembers when the DOM last changed, so
+# a settle wait on a static page returns at once instead of sleeping a fixed period. Our own
+# marking attribute does not count as a change.
+MUTATION_CLOCK = """
+(() => {
+  if (window.__wsfsClock) return;
+  window.__wsfsClock = { last: performance.now() };
+  const tick = (records) => {
+    for (const r of records) {
+      if (r.type !== 'attributes' || r.attributeName !== '__LOCATOR__') {
+        window.__wsfsClock.last = performance.now();
+        return;
+      }
+    }
+  };
+  new MutationObserver(tick).observe(document, {
+    subtree: true, childList: true, attributes: true, characterData: true,
+  });
+})();
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+
+# Resolves once the DOM has not changed for `quiet` ms, or after `cap` ms whatever happens.
+DOM_SETTLE = """
+([quiet, cap]) => new Promise((resolve) => {
+  const clock = window.__wsfsClock;
+  const start = performance.now();
+  const check = () => {
+    const now = performance.now();
+    const last = clock ? clock.last : start;
+    if (now - last >= quiet || now - start >= cap) { resolve(now - start); return; }
+    setTimeout(check, Math.max(5, Math.min(quiet - (now - last), cap - (now - start))));
+  };
+  check();
+})
+"""
+
+# Serializes the rendered DOM as HTML that the static compiler reads like any page:
+#  - current field values, checked and selected states become attributes;
+#  - open shadow roots are inlined (slots filled with what they show);
+#  - same-origin iframes are inlined as <div data-wsfs-frame="URL">, with absolute URLs;
+#  - elements that are not rendered get the `hidden` attribute (the compiler skips them);
+#  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
+#    set on the live element too so an action finds exactly that element again.
+SNAPSHOT = r"""
+() => {
+  const ID = '__LOCATOR__';
+  const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
+    + '[contenteditable], form';
+  const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
+    'meta', 'source', 'track', 'wbr']);
+  const RAW = new Set(['script', 'style']);
+  const SKIP = new Set(['template', 'noscript']);
+  // Not boxes of their own: metadata, options inside a select, line breaks.
+  const UNCHECKED = new Set(['html', 'head', 'title', 'meta', 'link', 'base', 'script', 'style',
+    'option', 'optgroup', 'br', 'wbr', 'area']);
+  const URL_ATTRS = { a: 'href', area: 'href', img: 'src', iframe: 'src', source: 'src',
+    video: 'src', audio: 'src', form: 'action' };
+  let next = window.__wsfsNext || 1;
+  const out = [];
+  const text = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+  const mark = (el) => {
+    if (!el.matches(ACTIONABLE)) return;
+    if (!el.hasAttribute(ID)) el.setAttribute(ID, 'w' + (next++));
+  };
+  const rendered = (el) => {
+    if (UNCHECKED.has(el.localName) || !el.checkVisibility) return true;
+    if (el.checkVisibility({ checkVisibilityCSS: true })) return true;
+    const view = el.ownerDocument.defaultView;
+    return view ? view.getComputedStyle(el).display === 'contents' : true;
+  };
+
+  const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
+    option: new Set(['selected', 'hidden']) };
+  const ONLY_HIDDEN = new Set(['hidden']);
+  const openTag = (el, inFrame, shown) => {
+    const name = el.localName;
+    const parts = ['<', name];
+    const replaced = REPLACED[name] || ONLY_HIDDEN;
+    for (const a of el.attributes) {
+      if (replaced.has(a.name)) continue;
+      let value = a.value;
+      if (inFrame && URL_ATTRS[name] === a.name && el[a.name]) value = String(el[a.name]);
+      parts.push(' ', a.name, '="', attr(value), '"');
+    }
+    if (!shown) parts.push(' hidden=""');
+    if (name === 'input') {
+      const type = (el.type || '').toLowerCase();
+      if (type === 'checkbox' || type === 'radio') {
+        if (el.hasAttribute('value')) parts.push(' value="', attr(el.value), '"');
+        if (el.checked) parts.push(' checked=""');
+      } else if (type !== 'password' && type !== 'file') {
+        parts.push(' value="', attr(el.value), '"');
+      }
+    } else if (name === 'option' && el.selected) {
+      parts.push(' selected=""');
+    }
+    parts.push('>');
+    return parts.join('');
+  };
+
+  const children = (parent, inFrame, shown) => {
+    for (const child of parent.childNodes) node(child, inFrame, shown);
+  };
+
+  const node = (n, inFrame, parentShown) => {
+    if (n.nodeType === Node.TEXT_NODE) { out.push(text(n.data)); return; }
+    if (n.nodeType !== Node.ELEMENT_NODE) return;
+    const el = n;
+    const name = el.localName;
+    if (SKIP.has(name)) return;
+    mark(el);
+    const shown = parentShown && rendered(el);
+    if (name === 'iframe') { frame(el, inFrame, shown); return; }
+    if (name === 'slot') {
+      const assigned = el.assignedNodes({ flatten: true });
+      if (assigned.length) { for (const a of assigned) node(a, inFrame, shown); return; }
+    }
+    out.push(openTag(el, inFrame, shown));
+    if (VOID.has(name)) return;
+    if (RAW.has(name)) {
+      out.push(el.textContent.replace(/<\/(script|style)/gi, '<\\/$1'));
+    } else if (name === 'textarea') {
+      out.push(text(el.value));
+    } else if (el.shadowRoot) {
+      children(el.shadowRoot, inFrame, shown);
+    } else {
+      children(el, inFrame, shown);
+    }
+    out.push('</', name, '>');
+  };
+
+  const frame = (el, inFrame, shown) => {
+    let doc = null;
+    try { doc = el.contentDocument; } catch (e) { doc = null; }
+    if (!doc || !doc.body) { out.push(openTag(el, inFrame, shown), '</iframe>'); return; }
+    const src = doc.location ? String(doc.location.href) : '';
+    out.push('<div data-wsfs-frame="', attr(src), '"', shown ? '' : ' hidden=""', '>');
+    children(doc.body, true, shown);
+    out.push('</div>');
+  };
+
+  out.push('<!DOCTYPE html>');
+  node(document.documentElement, false, true);
+  window.__wsfsNext = next;
+  return { html: out.join(''), url: String(location.href), title: document.title };
+}
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)

@@ -1,0 +1,107 @@
+"""The trio face of the browser: what the engine calls.
+
+Each call runs on the browser thread (bridge.py) and is awaited from trio without blocking the
+trio thread. The browser thread applies each call's own deadline and recovery; on top of that
+the trio side gives it `recovery_grace` seconds more, and if the loop still has not answered it
+kills our Chromium processes and starts a fresh thread and browser for the next call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, TypeVar
+
+from webshellfs.browser.bridge import BrowserLoop, LoopStuck
+from webshellfs.browser.options import BrowserOptions
+from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.browser.processes import kill_owned
+from webshellfs.browser.records import TabCapture
+from webshellfs.browser.session import Session
+from webshellfs.errors import FetchTimeout
+
+T = TypeVar("T")
+
+CLOSE_DEADLINE = 30.0
+
+
+class Browser:
+    """A live browser for one mount: `open`, `execute`, `navigate`, `focus`, `close_tab`."""
+
+    def __init__(self, options: BrowserOptions, policy: NetworkPolicy | None = None) -> None:
+        """policy: the network policy for every request; by default the options' one."""
+        self.options = options
+        self._policy = policy
+        self._loop: BrowserLoop | None = None
+        self._session: Session | None = None
+
+    def _started(self) -> tuple[BrowserLoop, Session]:
+        if self._loop is None or self._session is None:
+            self._loop = BrowserLoop()
+            self._session = Session(self.options, self._policy)
+        return self._loop, self._session
+
+    async def _call(self, make: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
+        loop, session = self._started()
+        try:
+            return await loop.run(make(session), self.options.call_deadline
+                                  + self.options.recovery_grace)
+        except LoopStuck:
+            self._abandon(loop, session)
+            raise FetchTimeout("the browser stopped answering; it was killed and is started "
+                               "again on the next command (all its tabs are lost)") from None
+
+    def _abandon(self, loop: BrowserLoop, session: Session) -> None:
+        if self.options.mode == "local":
+            kill_owned(session.marker)
+        loop.stop(timeout=1.0)
+        self._loop = self._session = None
+
+    async def open(self, url: str) -> TabCapture:
+        """Load url in a new tab and capture it (tab_id is "" for a non-HTML response)."""
+        return await self._call(lambda s: s.open(url))
+
+    async def execute(
+        self, tab_id: str, locator: str, operation: str, values: Mapping[str, str] | None = None
+    ) -> TabCapture:
+        """Run operation (click, fill, select, check, uncheck, submit, enter, navigate…) on the
+        element with that locator (a data-wsfs-id, or an XPath from a static compile)."""
+        return await self._call(lambda s: s.execute(tab_id, locator, operation, values or {}))
+
+    async def navigate(self, tab_id: str, url: str) -> TabCapture:
+        return await self._call(lambda s: s.navigate(tab_id, url))
+
+    async def focus(self, tab_id: str) -> TabCapture:
+        return await self._call(lambda s: s.focus(tab_id))
+
+    async def close_tab(self, tab_id: str) -> None:
+        await self._call(lambda s: s.close_tab(tab_id))
+
+    async def tabs(self) -> tuple[tuple[str, str], ...]:
+        return await self._call(lambda s: s.tabs())
+
+    async def aclose(self) -> None:
+        """Close the browser; afterwards no Chromium process of ours is left."""
+        loop, session = self._loop, self._session
+        if loop is None or session is None:
+            return
+        try:
+            await loop.run(session.close(), CLOSE_DEADLINE)
+        except LoopStuck:
+            pass
+        self._abandon(loop, session)
+
+    def close_blocking(self) -> None:
+        """aclose() for code without a trio loop (test teardown, benchmarks)."""
+        loop, session = self._loop, self._session
+        if loop is None or session is None:
+            return
+        try:
+            loop.run_blocking(session.close(), CLOSE_DEADLINE)
+        except TimeoutError:
+            pass
+        self._abandon(loop, session)
+
+    @property
+    def marker(self) -> str:
+        """The environment marker of our Chromium processes (see processes.owned_pids)."""
+        return self._started()[1].marker

@@ -1,0 +1,493 @@
+"""The browser side of the room, living on the browser thread's asyncio loop.
+
+One Chromium (launched here, or reached over CDP or a Playwright server), one context per mount
+so cookies and storage are shared by every tab, and a capped pool of tabs (the least recently
+used closes). Every call runs under a deadline; past it the tab is closed, else the context is
+replaced, else the whole browser is killed and relaunched on the next call — and the error says
+which tabs were lost. Only `webshellfs.browser.service` calls this, through the bridge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Coroutine, Mapping
+from contextlib import suppress
+from typing import Any, TypeVar
+from urllib.parse import urljoin
+
+from playwright.async_api import Browser as PlaywrightBrowser
+from playwright.async_api import BrowserContext, Locator, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from webshellfs.browser.operations import OPERATIONS
+from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
+from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.browser.processes import kill_owned, marker_environment, new_marker
+from webshellfs.browser.records import TabCapture
+from webshellfs.browser.scripts import DOM_SETTLE, LOCATOR_ATTRIBUTE, MUTATION_CLOCK, SNAPSHOT
+from webshellfs.browser.tab import Tab, without_fragment
+from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
+from webshellfs.fetch import Capture
+
+T = TypeVar("T")
+
+HTML_CONTENT_TYPE = "text/html; charset=utf-8"
+CLOSE_TIMEOUT = 5.0
+CONNECT_TIMEOUT_MS = 30_000
+MAX_REDIRECTS = 10
+_HTML_TYPES = ("", "text/html", "application/xhtml+xml")
+# Errors that mean "the document changed under us": settle again and retry.
+_NAVIGATION_MARKERS = (
+    "Execution context was destroyed",
+    "Cannot find context with specified id",
+    "frame was detached",
+    "navigating and changing the content",
+)
+
+
+def is_html(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() in _HTML_TYPES
+
+
+def first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def is_navigation_error(error: PlaywrightError) -> bool:
+    return any(marker in str(error) for marker in _NAVIGATION_MARKERS)
+
+
+class Session:
+    """Chromium, its context and the tab pool; every method runs on the browser loop."""
+
+    def __init__(self, options: BrowserOptions, policy: NetworkPolicy | None = None) -> None:
+        self.options = options
+        self.marker = new_marker()
+        self.policy = policy or NetworkPolicy(options.allow_private)
+        self._playwright: Playwright | None = None
+        self._browser: PlaywrightBrowser | None = None
+        self._context: BrowserContext | None = None
+        self._tabs: dict[str, Tab] = {}
+        self._next_tab = 1
+        self._gone: dict[str, str] = {}
+        self._notes: list[str] = []
+        self._pool_closed: list[str] = []
+        self._popups: dict[str, list[str]] = {}
+        self._spare: asyncio.Task[Page] | None = None
+        self._front = ""
+        self._lock = asyncio.Lock()
+
+    # public calls -------------------------------------------------------------------------
+
+    async def open(self, url: str) -> TabCapture:
+        """A new tab at url, loaded and captured. A non-HTML response keeps no tab."""
+        await self.policy.check(url)
+        tab = await self._new_tab()
+        try:
+            result = await self._guarded(tab, self._load(tab, url), f"loading {url}")
+        except BaseException:
+            await self._recover(tab)
+            raise
+        if is_html(result.capture.content_type):
+            return result
+        await self._recover(tab)
+        return TabCapture("", result.capture, True, notes=result.notes)
+
+    async def navigate(self, tab_id: str, url: str) -> TabCapture:
+        """Load url in an existing tab (following a link L… in the same tab)."""
+        await self.policy.check(url)
+        tab = await self._live_tab(tab_id)
+        return await self._guarded(tab, self._load(tab, url), f"loading {url}")
+
+    async def execute(
+        self, tab_id: str, locator: str, operation: str, values: Mapping[str, str]
+    ) -> TabCapture:
+        """Act on one element of a live tab, wait for navigation or the DOM to settle, capture."""
+        act = OPERATIONS.get(operation)
+        if act is None:
+            raise UsageError(f"unknown operation {operation!r}; known: {', '.join(OPERATIONS)}")
+        tab = await self._live_tab(tab_id)
+
+        async def run() -> TabCapture:
+            element = await self._find(tab, locator)
+            await act(element, values, self.options.action_timeout * 1000)
+            await self._settle(tab)
+            return await self._capture(tab, tab.captured_url)
+
+        return await self._guarded(tab, run(), f"{operation} on {locator}")
+
+    async def focus(self, tab_id: str) -> TabCapture:
+        """The tab's current state (it may have changed by itself since the last capture)."""
+        tab = await self._live_tab(tab_id)
+
+        async def run() -> TabCapture:
+            await self._settle(tab)
+            return await self._capture(tab, tab.captured_url)
+
+        return await self._guarded(tab, run(), f"capturing tab {tab_id}")
+
+    async def close_tab(self, tab_id: str) -> None:
+        tab = self._tabs.get(tab_id)
+        if tab is None:
+            raise NotFoundError(self._why_gone(tab_id))
+        await self._recover(tab)
+        self._gone[tab_id] = "it was closed"
+
+    async def tabs(self) -> tuple[tuple[str, str], ...]:
+        """(tab id, current URL) of every live tab, least recently used first."""
+        ordered = sorted(self._tabs.values(), key=lambda t: t.last_used)
+        return tuple((t.id, t.page.url) for t in ordered if not t.page.is_closed())
+
+    async def close(self) -> None:
+        """Close everything; for a local browser no process of ours survives this."""
+        if self._spare is not None:
+            self._spare.cancel()
+            self._spare = None
+        for tab in list(self._tabs.values()):
+            tab.discard()
+        self._tabs.clear()
+        if self._context is not None:
+            with suppress(Exception):
+                await asyncio.wait_for(self._context.close(), CLOSE_TIMEOUT)
+        await self._drop_browser()
+        if self._playwright is not None:
+            with suppress(Exception):
+                await asyncio.wait_for(self._playwright.stop(), CLOSE_TIMEOUT)
+            self._playwright = None
+        if self.options.mode == "local":
+            kill_owned(self.marker)
+
+    # launching ----------------------------------------------------------------------------
+
+    async def _ensure(self) -> BrowserContext:
+        async with self._lock:
+            if self._browser is not None and not self._browser.is_connected():
+                lost = self._forget_tabs("the browser crashed")
+                self._notes.append(f"the browser had stopped and was started again{lost}")
+                await self._drop_browser()
+            if self._playwright is None:
+                self._playwright = await async_playwright().start()
+            if self._browser is None:
+                self._browser = await self._connect(self._playwright)
+            if self._context is None:
+                self._context = await self._new_context(self._browser)
+            return self._context
+
+    async def _connect(self, playwright: Playwright) -> PlaywrightBrowser:
+        chromium = playwright.chromium
+        options = self.options
+        try:
+            if options.mode == "cdp":
+                return await chromium.connect_over_cdp(options.endpoint, timeout=CONNECT_TIMEOUT_MS)
+            if options.mode == "ws":
+                return await chromium.connect(options.endpoint, timeout=CONNECT_TIMEOUT_MS)
+            args = [*CHROMIUM_ARGS, *options.chromium_args]
+            if os.geteuid() == 0:
+                args.append("--no-sandbox")
+            if options.downloads_dir is not None:
+                options.downloads_dir.mkdir(parents=True, exist_ok=True)
+            return await chromium.launch(
+                executable_path=options.chromium,
+                headless=True,
+                args=args,
+                env=marker_environment(self.marker),
+                downloads_path=options.downloads_dir,
+                timeout=CONNECT_TIMEOUT_MS,
+                handle_sigint=False,
+                handle_sigterm=False,
+                handle_sighup=False,
+            )
+        except PlaywrightError as error:
+            where = options.endpoint or options.chromium
+            raise FetchError(f"cannot start the browser ({where}): {first_line(error)}") from None
+
+    async def _new_context(self, browser: PlaywrightBrowser) -> BrowserContext:
+        context = await browser.new_context(
+            accept_downloads=self.options.downloads_dir is not None,
+            service_workers="block",
+        )
+        await context.add_init_script(MUTATION_CLOCK)
+        if not self.options.allow_private:
+            await context.route("**/*", self.policy.route)
+        return context
+
+    async def _drop_browser(self) -> None:
+        browser, self._browser, self._context = self._browser, None, None
+        if browser is not None:
+            with suppress(Exception):
+                await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT)
+
+    # tabs ---------------------------------------------------------------------------------
+
+    async def _new_tab(self) -> Tab:
+        """A tab for open: the spare blank page made after the previous open, or a new one.
+        Making a page costs more than loading a small one, so the next is made in advance."""
+        context = await self._ensure()
+        spare, self._spare = self._spare, None
+        page = None
+        if spare is not None and spare.done() and not spare.cancelled() and not spare.exception():
+            candidate = spare.result()
+            if candidate.context is context and not candidate.is_closed():
+                page = candidate
+        elif spare is not None:
+            spare.cancel()
+        if page is None:
+            try:
+                page = await asyncio.wait_for(context.new_page(), self.options.load_timeout)
+            except (PlaywrightError, asyncio.TimeoutError) as error:
+                await self._kill_browser()
+                raise FetchError(f"the browser could not open a tab ({first_line(error)}); "
+                                 "it is started again on the next command") from None
+        tab = self._adopt(page)
+        self._spare = asyncio.ensure_future(self._make_spare(context, tab))
+        return tab
+
+    async def _make_spare(self, context: BrowserContext, front: Tab) -> Page:
+        page = await context.new_page()
+        await self._to_front(front)
+        return page
+
+    async def _to_front(self, tab: Tab) -> None:
+        """Make tab the visible one: Chromium throttles animation frames in background tabs,
+        and Playwright's actions wait for those frames."""
+        if self._front != tab.id:
+            self._front = tab.id
+            await tab.page.bring_to_front()
+
+    def _adopt(self, page: Page) -> Tab:
+        tab = Tab(f"t{self._next_tab}", page, self.options.downloads_dir is not None,
+                  self.options.max_body_bytes)
+        self._next_tab += 1
+        self._tabs[tab.id] = tab
+        page.on("popup", lambda popup: self._on_popup(tab, popup))
+        page.on("close", lambda _: self._on_page_closed(tab))
+        self._enforce_cap(tab)
+        return tab
+
+    def _on_popup(self, opener: Tab, page: Page) -> None:
+        self._front = ""
+        self._popups.setdefault(opener.id, []).append(self._adopt(page).id)
+
+    def _on_page_closed(self, tab: Tab) -> None:
+        if self._tabs.get(tab.id) is tab:
+            del self._tabs[tab.id]
+            tab.discard()
+            self._gone.setdefault(tab.id, "the page closed itself")
+
+    def _enforce_cap(self, keep: Tab) -> None:
+        while len(self._tabs) > self.options.max_tabs:
+            oldest = min((t for t in self._tabs.values() if t is not keep),
+                         key=lambda t: t.last_used)
+            del self._tabs[oldest.id]
+            oldest.discard()
+            self._gone[oldest.id] = f"it was closed to keep at most {self.options.max_tabs} tabs"
+            self._pool_closed.append(oldest.id)
+            asyncio.ensure_future(self._close_quietly(oldest.page))
+
+    @staticmethod
+    async def _close_quietly(page: Page) -> None:
+        with suppress(Exception):
+            await asyncio.wait_for(page.close(), CLOSE_TIMEOUT)
+
+    async def _live_tab(self, tab_id: str) -> Tab:
+        await self._ensure()
+        tab = self._tabs.get(tab_id)
+        if tab is None or tab.page.is_closed():
+            raise NotFoundError(self._why_gone(tab_id))
+        tab.touch()
+        await self._to_front(tab)
+        return tab
+
+    def _why_gone(self, tab_id: str) -> str:
+        why = self._gone.get(tab_id)
+        return f"tab {tab_id} is gone: {why}" if why else f"there is no live tab {tab_id}"
+
+    def _forget_tabs(self, why: str) -> str:
+        """Drop every tab (their pages stay stored); the text names them for the error."""
+        lost = sorted(self._tabs, key=lambda t: int(t[1:]))
+        for tab in self._tabs.values():
+            tab.discard()
+            self._gone[tab.id] = why
+        self._tabs.clear()
+        return f"; lost tabs: {', '.join(lost)} (their pages stay stored)" if lost else ""
+
+    async def _find(self, tab: Tab, locator: str) -> Locator:
+        """The element an action names, in the page or any of its frames."""
+        selector = f"xpath={locator}" if locator.startswith("/") else (
+            f'[{LOCATOR_ATTRIBUTE}="{locator}"]')
+        for frame in tab.page.frames:
+            found = frame.locator(selector)
+            if await found.count() > 0:
+                return found.first
+        raise NotFoundError(f"the element {locator} is no longer on the page in tab {tab.id}")
+
+    # deadlines and recovery ---------------------------------------------------------------
+
+    async def _guarded(self, tab: Tab, work: Coroutine[Any, Any, T], doing: str) -> T:
+        """Run work for tab under the call deadline, watching for a renderer crash."""
+        deadline = self.options.call_deadline
+        task = asyncio.ensure_future(work)
+        crash = asyncio.ensure_future(tab.crashed.wait())
+        try:
+            await asyncio.wait({task, crash}, timeout=deadline,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            crash.cancel()
+            if not task.done():
+                task.cancel()
+        if tab.crashed.is_set():
+            await self._recover(tab)
+            self._gone[tab.id] = "its renderer crashed"
+            raise FetchError(f"the page crashed while {doing}; tab {tab.id} was closed")
+        if not task.done() or task.cancelled():
+            how = await self._recover(tab)
+            raise FetchTimeout(f"{doing} did not finish within {deadline:.0f} s; {how}")
+        error = task.exception()
+        if error is None:
+            return task.result()
+        if isinstance(error, PlaywrightError):
+            raise self._explain(error, doing) from None
+        raise error
+
+    def _explain(self, error: PlaywrightError, doing: str) -> FetchError:
+        if self._browser is None or not self._browser.is_connected():
+            lost = self._forget_tabs("the browser crashed")
+            return FetchError(f"the browser crashed while {doing}; "
+                              f"it is started again on the next command{lost}")
+        if isinstance(error, PlaywrightTimeoutError):
+            return FetchTimeout(f"{doing}: {first_line(error)}")
+        if "ERR_BLOCKED_BY_CLIENT" in str(error) and self.policy.refused:
+            return AccessDenied(self.policy.refused[-1])
+        return FetchError(f"{doing} failed in the browser: {first_line(error)}")
+
+    async def _recover(self, tab: Tab) -> str:
+        """Close a tab that hung or failed; if even that hangs, replace the context, and if
+        that hangs too, kill the browser. Returns what was done, for the error message."""
+        if self._tabs.get(tab.id) is tab:
+            del self._tabs[tab.id]
+        tab.discard()
+        try:
+            await asyncio.wait_for(tab.page.close(), CLOSE_TIMEOUT)
+            return f"tab {tab.id} was closed"
+        except (PlaywrightError, asyncio.TimeoutError):
+            pass
+        context = self._context
+        if context is not None:
+            lost = self._forget_tabs("the browser context was replaced after a hang")
+            self._context = None
+            try:
+                await asyncio.wait_for(context.close(), CLOSE_TIMEOUT)
+                return f"the browser context was replaced{lost}"
+            except (PlaywrightError, asyncio.TimeoutError):
+                pass
+        lost = self._forget_tabs("the browser was killed after a hang")
+        await self._kill_browser()
+        return f"the browser was killed and is started again on the next command{lost}"
+
+    async def _kill_browser(self) -> None:
+        if self.options.mode == "local":
+            kill_owned(self.marker)
+        await self._drop_browser()
+
+    # loading, settling, capturing ---------------------------------------------------------
+
+    async def _load(self, tab: Tab, url: str) -> TabCapture:
+        timeout = self.options.load_timeout
+        try:
+            response = await tab.page.goto(url, wait_until="domcontentloaded",
+                                           timeout=timeout * 1000)
+        except PlaywrightTimeoutError:
+            raise FetchTimeout(f"{url} did not finish loading within {timeout:.0f} s") from None
+        except PlaywrightError as error:
+            if "Download is starting" in str(error):
+                return TabCapture(tab.id, await self._fetch_raw(url), True)
+            raise
+        if response is not None:
+            content_type = response.headers.get("content-type", "")
+            if not is_html(content_type):
+                body = await response.body()
+                capture = Capture(url, response.url, response.status, content_type, body,
+                                  tuple(response.headers.items()))
+                return TabCapture(tab.id, capture, True)
+        await self._settle(tab)
+        return await self._capture(tab, tab.captured_url, requested_url=url)
+
+    async def _fetch_raw(self, url: str) -> Capture:
+        """A response the browser will not render (it starts a download, e.g. a PDF): its
+        bytes through the context's own HTTP client, each redirect hop checked by the policy."""
+        assert self._context is not None
+        target = url
+        for _ in range(MAX_REDIRECTS):
+            await self.policy.check(target)
+            response = await self._context.request.get(
+                target, max_redirects=0, timeout=self.options.load_timeout * 1000)
+            location = response.headers.get("location")
+            if 300 <= response.status < 400 and location:
+                target = urljoin(target, location)
+                continue
+            body = await response.body()
+            if len(body) > self.options.max_body_bytes:
+                raise FetchError(f"{url} is larger than {self.options.max_body_bytes} bytes")
+            return Capture(url, target, response.status,
+                           response.headers.get("content-type", ""), body,
+                           tuple(response.headers.items()))
+        raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times")
+
+    async def _settle(self, tab: Tab) -> None:
+        """Wait (at most settle_cap) for the load event, then until no request is in flight
+        and the DOM has not changed for the quiet period. A navigation restarts the wait."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.options.settle_cap
+        quiet = self.options.quiet_ms / 1000
+        page = tab.page
+        with suppress(PlaywrightTimeoutError):
+            await page.wait_for_load_state("load", timeout=self.options.settle_cap * 1000)
+        while (remaining := deadline - loop.time()) > 0:
+            waited = tab.network_quiet_for()
+            if waited < quiet:
+                await asyncio.sleep(min(quiet - waited, remaining))
+                continue
+            try:
+                await page.evaluate(DOM_SETTLE, [self.options.quiet_ms, int(remaining * 1000)])
+            except PlaywrightError as error:
+                if not is_navigation_error(error):
+                    raise
+                with suppress(PlaywrightTimeoutError):
+                    await page.wait_for_load_state("domcontentloaded",
+                                                   timeout=max(remaining, 0.001) * 1000)
+                continue
+            if tab.network_quiet_for() >= quiet:
+                return
+
+    async def _capture(self, tab: Tab, previous_url: str, requested_url: str = "") -> TabCapture:
+        for attempt in range(3):
+            try:
+                snapshot = await tab.page.evaluate(SNAPSHOT)
+                break
+            except PlaywrightError as error:
+                if attempt == 2 or not is_navigation_error(error):
+                    raise
+                await self._settle(tab)
+        url = snapshot["url"]
+        tab.captured_url = url
+        capture = Capture(requested_url or url, url, tab.status, HTML_CONTENT_TYPE,
+                          snapshot["html"].encode("utf-8"), tab.headers)
+        return TabCapture(
+            tab_id=tab.id,
+            capture=capture,
+            navigated=without_fragment(url) != without_fragment(previous_url),
+            resources=await tab.drain_resources(self.options.settle_cap),
+            dialogs=tab.drain_dialogs(),
+            downloads=await tab.drain_downloads(self.options.settle_cap),
+            new_tabs=tuple(self._popups.pop(tab.id, ())),
+            closed_tabs=self._drain(self._pool_closed),
+            notes=self._drain(self._notes) + self._drain(self.policy.refused),
+        )
+
+    @staticmethod
+    def _drain(items: list[str]) -> tuple[str, ...]:
+        drained = tuple(dict.fromkeys(items))
+        items.clear()
+        return drained

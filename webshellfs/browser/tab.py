@@ -1,0 +1,170 @@
+"""One live tab: its Playwright page and what the page did that a capture must report.
+
+Listeners are attached once when the tab is made. They count requests in flight (for the
+network-quiet wait), keep the status and headers of the last main-document response, collect
+same-origin JSON/text responses, answer dialogs, take downloads, and notice a renderer crash.
+Everything collected is drained by the next capture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from urllib.parse import urlsplit
+
+from playwright.async_api import Dialog, Download, Page, Request, Response
+
+from webshellfs.browser.records import CapturedResponse, DialogRecord, DownloadRecord
+
+# Content types worth keeping as resources; HTML, scripts and styles are the page itself.
+_RESOURCE_TYPES = ("application/json", "text/plain", "text/csv", "application/xml", "text/xml")
+_MAX_RESOURCES = 50
+
+
+def origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc
+
+
+def without_fragment(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def is_resource_type(content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind in _RESOURCE_TYPES or kind.endswith("+json")
+
+
+class Tab:
+    """A live page plus its event bookkeeping (all touched only on the browser loop)."""
+
+    def __init__(self, tab_id: str, page: Page, downloads_allowed: bool, max_body: int) -> None:
+        self.id = tab_id
+        self.page = page
+        self.last_used = time.monotonic()
+        self.crashed = asyncio.Event()
+        self.captured_url = ""
+        self.status = 200
+        self.content_type = "text/html"
+        self.headers: tuple[tuple[str, str], ...] = ()
+        self._inflight: set[Request] = set()
+        self._last_network = time.monotonic()
+        self._body_tasks: list[asyncio.Task[CapturedResponse | None]] = []
+        self._dialogs: list[DialogRecord] = []
+        self._download_tasks: list[asyncio.Task[DownloadRecord]] = []
+        self._downloads_allowed = downloads_allowed
+        self._max_body = max_body
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_request_done)
+        page.on("requestfailed", self._on_request_done)
+        page.on("response", self._on_response)
+        page.on("dialog", self._on_dialog)
+        page.on("download", self._on_download)
+        page.on("crash", lambda _: self.crashed.set())
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def discard(self) -> None:
+        """The tab is leaving the pool: stop waiting for its bodies and downloads."""
+        for task in (*self._body_tasks, *self._download_tasks):
+            task.cancel()
+        self._body_tasks.clear()
+        self._download_tasks.clear()
+
+    # network ------------------------------------------------------------------------------
+
+    def _on_request(self, request: Request) -> None:
+        self._inflight.add(request)
+        self._last_network = time.monotonic()
+
+    def _on_request_done(self, request: Request) -> None:
+        self._inflight.discard(request)
+        self._last_network = time.monotonic()
+
+    def network_quiet_for(self) -> float:
+        """Seconds since the last request started or ended; 0 while any is in flight."""
+        if self._inflight:
+            return 0.0
+        return time.monotonic() - self._last_network
+
+    def _on_response(self, response: Response) -> None:
+        request = response.request
+        if request.is_navigation_request() and request.frame == self.page.main_frame:
+            self.status = response.status
+            self.headers = tuple(response.headers.items())
+            self.content_type = response.headers.get("content-type", "")
+            return
+        content_type = response.headers.get("content-type", "")
+        if not is_resource_type(content_type):
+            return
+        if origin(response.url) != origin(self.page.url):
+            return
+        if len(self._body_tasks) < _MAX_RESOURCES:
+            self._body_tasks.append(asyncio.ensure_future(self._read_body(response)))
+
+    async def _read_body(self, response: Response) -> CapturedResponse | None:
+        try:
+            body = await response.body()
+        except Exception:  # noqa: BLE001 — a body the browser already dropped is simply absent
+            return None
+        if len(body) > self._max_body:
+            return None
+        return CapturedResponse(response.url, response.headers.get("content-type", ""), body)
+
+    async def drain_resources(self, timeout: float) -> tuple[CapturedResponse, ...]:
+        tasks, self._body_tasks = self._body_tasks, []
+        if not tasks:
+            return ()
+        done, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()
+        return tuple(r for t in tasks if t in done and (r := t.result()) is not None)
+
+    # dialogs and downloads ----------------------------------------------------------------
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        # A listener must answer or the page stalls. Accepting is what the person who clicked
+        # the control meant; a prompt gets its default text.
+        answer = "accepted" if dialog.type != "prompt" else f"accepted with {dialog.default_value!r}"
+        self._dialogs.append(DialogRecord(dialog.type, dialog.message, answer))
+        asyncio.ensure_future(self._answer(dialog))
+
+    @staticmethod
+    async def _answer(dialog: Dialog) -> None:
+        try:
+            await dialog.accept(dialog.default_value if dialog.type == "prompt" else None)
+        except Exception:  # noqa: BLE001 — the page may be gone already
+            pass
+
+    def drain_dialogs(self) -> tuple[DialogRecord, ...]:
+        dialogs, self._dialogs = tuple(self._dialogs), []
+        return dialogs
+
+    def _on_download(self, download: Download) -> None:
+        self._download_tasks.append(asyncio.ensure_future(self._take_download(download)))
+
+    async def _take_download(self, download: Download) -> DownloadRecord:
+        """Read a finished download into memory and delete Chromium's file at once."""
+        name = download.suggested_filename
+        if not self._downloads_allowed:
+            return DownloadRecord(download.url, name, b"", "downloads are refused")
+        try:
+            path = await download.path()
+            size = path.stat().st_size
+            if size > self._max_body:
+                return DownloadRecord(download.url, name, b"", f"{size} bytes is over the cap")
+            return DownloadRecord(download.url, name, path.read_bytes())
+        except Exception as error:  # noqa: BLE001 — a failed download is reported, not raised
+            return DownloadRecord(download.url, name, b"", f"the download failed: {error}")
+        finally:
+            await download.delete()
+
+    async def drain_downloads(self, timeout: float) -> tuple[DownloadRecord, ...]:
+        tasks, self._download_tasks = self._download_tasks, []
+        if not tasks:
+            return ()
+        done, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()
+        return tuple(task.result() for task in tasks if task in done)
