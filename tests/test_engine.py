@@ -115,7 +115,7 @@ def test_root_entries_have_the_agreed_flags(tmp_path: Path) -> None:
             engine.read("N0001/_map.md", 0, 10)
         assert engine.response("s9") == (
             b"no response yet for this session (session s9). Write a command first, e.g.\n"
-            b"  echo help > .ctl && cat .ctl\n"
+            b"  echo help > .ctl; cat .ctl\n"
         )
 
     run(tmp_path, body)

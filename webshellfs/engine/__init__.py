@@ -1,0 +1,238 @@
+"""The engine: runs `.ctl` commands against the store and a fetcher, and shows the store as the
+mount's tree. It knows nothing of FUSE; the FUSE layer only translates file operations into
+`entry` / `listdir` / `read` (the tree), `command` / `response` (`.ctl`) and `aclose`.
+
+Threading: the read side is synchronous and runs on the trio thread that serves FUSE
+(`tree.py`: point queries and cached listings only). The command side awaits: fetching is
+async, compiling and every store write run in worker threads, so a running command never holds
+up reads or another session's command.
+
+    engine/
+      records.py   Entry, Outcome, Response: what the FUSE layer receives
+      tree.py      the read side
+      queries.py   lookup and resolve, answered from a stored page
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+from webshellfs import ctl
+from webshellfs.compiler import compile_page
+from webshellfs.config import Settings
+from webshellfs.contract.addresses import PageId
+from webshellfs.contract.layout import clean_field, render_page
+from webshellfs.contract.records import CompiledPage
+from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
+from webshellfs.engine.records import Entry, Outcome, Response
+from webshellfs.engine.tree import TreeView, no_response_yet
+from webshellfs.errors import CommandSyntaxError, FetchError, FetchTimeout, NotFoundError, StoreError
+from webshellfs.fetch import Capture, Fetcher
+from webshellfs.guide import guide_text
+from webshellfs.store import PageRecord, Store
+
+__all__ = ["Engine", "Entry", "Outcome", "Response", "page_meta"]
+
+log = logging.getLogger(__name__)
+
+REQUEST_SHOWN = 300
+# Media the compiler has no rules for; anything else (HTML, XML, PDF, JSON, text, no type) is
+# compiled, and the compiler decides how.
+NOT_DOCUMENTS = ("image/", "audio/", "video/", "font/", "application/octet-stream",
+                 "application/zip", "application/gzip", "application/x-tar", "application/wasm")
+# Commands whose room has not landed yet, and what they wait for.
+NOT_YET = {
+    ctl.Execute: "the live browser",
+    ctl.Focus: "the live browser",
+    ctl.Close: "the live browser",
+    ctl.Retrieve: "web search",
+}
+
+
+class _Answer(Exception):
+    """Ends a command early with an outcome other than OK and the text to show."""
+
+    def __init__(self, outcome: Outcome, text: str) -> None:
+        super().__init__(text)
+        self.outcome = outcome
+        self.text = text.rstrip("\n") + "\n"
+
+
+# Domain errors a command may end with, most specific first, and the outcome each means.
+OUTCOME_FOR: tuple[tuple[type[Exception], Outcome], ...] = (
+    (CommandSyntaxError, Outcome.INVALID),
+    (NotFoundError, Outcome.INVALID),
+    (FetchTimeout, Outcome.TIMEOUT),
+    (FetchError, Outcome.FAILED),
+    (StoreError, Outcome.FAILED),
+)
+
+
+def _request_line(line: str | bytes) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    return clean_field(text)[:REQUEST_SHOWN]
+
+
+def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> str:
+    page_id = record.page_id
+    lines = [f"{page_id}  {clean_field(page.title) or '(untitled)'}", f"url: {record.url}"]
+    if capture.requested_url != capture.url:
+        lines.append(f"asked for: {capture.requested_url}")
+    content = sum(1 for s in page.sections if s.kind == "content")
+    lines.append(
+        f"{content} sections · {len(page.tables)} tables · {len(page.links)} links · "
+        f"{len(page.actions)} actions · {len(page.facts)} facts"
+    )
+    lines.append(f"next: cat {page_id}/_map.md   then grep -rn WORD {page_id}/content/")
+    return "\n".join(lines) + "\n"
+
+
+class Engine:
+    """Runs commands and shows the store as the mount's tree. Owns the store and the fetcher;
+    `aclose()` closes both."""
+
+    def __init__(self, store: Store, fetcher: Fetcher, settings: Settings) -> None:
+        self.store = store
+        self.fetcher = fetcher
+        self.settings = settings
+        self.tree = TreeView(store, guide_text().encode("utf-8"))
+        self._responses: dict[str, Response] = {}
+        self._handlers: dict[type, Callable[[Any], Awaitable[str]]] = {
+            ctl.Open: self._open,
+            ctl.Lookup: self._lookup,
+            ctl.Resolve: self._resolve,
+            ctl.Help: self._help,
+            **{verb: self._not_yet for verb in NOT_YET},
+        }
+
+    # --- read side (see tree.py) ----------------------------------------------------------------
+
+    def entry(self, path: str) -> Entry | None:
+        """The entry at path, or None if there is none."""
+        return self.tree.entry(path)
+
+    def listdir(self, path: str) -> list[Entry]:
+        """A directory's entries sorted by name; NotFoundError if there is no such directory."""
+        return self.tree.listdir(path)
+
+    def read(self, path: str, offset: int, size: int) -> bytes:
+        """size bytes of a file from offset (fewer at its end); NotFoundError if no such file."""
+        return self.tree.read(path, offset, size)
+
+    def response(self, session: str) -> bytes:
+        """The last response for that session, or a short hint if it has none yet."""
+        found = self._responses.get(session)
+        return no_response_yet(session) if found is None else found.text.encode("utf-8", "surrogatepass")
+
+    # --- command side ---------------------------------------------------------------------------
+
+    async def command(self, line: str | bytes, session: str) -> Response:
+        """Run one `.ctl` line within the command deadline. Never raises for bad input or failed
+        web work: the outcome says. The response is kept for the session and in `_log/`."""
+        request_id = self.store.reserve_request_id()
+        shown = _request_line(line)
+        deadline = self.settings.command_deadline
+        outcome, body = Outcome.OK, ""
+        try:
+            with trio.fail_after(deadline):
+                body = await self._run(line)
+        except _Answer as answer:
+            outcome, body = answer.outcome, answer.text
+        except trio.TooSlowError:
+            outcome = Outcome.TIMEOUT
+            body = (
+                f"the command did not finish within its deadline of {deadline:g} s "
+                "(the mount's --deadline); nothing was stored\n"
+            )
+        response = Response(request_id, outcome, f"{request_id} {outcome.value}: {shown}\n{body}")
+        self._responses[session] = response
+        self.tree.touched()
+        with trio.CancelScope(shield=True):
+            try:
+                await trio.to_thread.run_sync(
+                    self.store.add_log, request_id, session, shown, outcome.value, response.text
+                )
+            except Exception:
+                log.exception("could not write %s to the log", request_id)
+        return response
+
+    async def _run(self, line: str | bytes) -> str:
+        try:
+            command = ctl.parse(line)
+            return await self._handlers[type(command)](command)
+        except _Answer:
+            raise
+        except Exception as error:
+            for kind, outcome in OUTCOME_FOR:
+                if isinstance(error, kind):
+                    raise _Answer(outcome, str(error)) from None
+            log.exception("command failed unexpectedly: %s", _request_line(line))
+            raise _Answer(
+                Outcome.FAILED, f"internal error ({type(error).__name__}); see the daemon's log"
+            ) from None
+
+    def _require_page(self, page: PageId) -> PageRecord:
+        record = self.tree.page(page)
+        if record is None:
+            raise NotFoundError(f"no page {page}; see _pages.tsv for the stored ones")
+        return record
+
+    async def _help(self, command: ctl.Help) -> str:
+        if command.verb is not None and command.verb not in ctl.COMMANDS:
+            raise NotFoundError(f"no command {command.verb!r}\n{ctl.help_text()}")
+        return ctl.help_text(command.verb)
+
+    async def _not_yet(self, command: ctl.Command) -> str:
+        page = getattr(command, "page", None)
+        if page is not None:
+            self._require_page(page)
+        verb = type(command).__name__.lower()
+        raise _Answer(
+            Outcome.FAILED,
+            f"{verb} is not available yet: it needs {NOT_YET[type(command)]}, which this version "
+            "does not have. Stored pages stay readable, and `open <url>` fetches a page.",
+        )
+
+    async def _open(self, command: ctl.Open) -> str:
+        capture = await self.fetcher.fetch(command.url)
+        media_type = capture.content_type.split(";", 1)[0].strip().lower()
+        if media_type.startswith(NOT_DOCUMENTS):
+            raise FetchError(
+                f"{capture.url} is {media_type}, not a document to compile "
+                "(HTML, XML, PDF, JSON or text)"
+            )
+        compile_it = functools.partial(
+            compile_page, capture.body, capture.url, content_type=capture.content_type
+        )
+        # Compiling is pure: if the deadline passes, abandon the thread and drop its result.
+        page = await trio.to_thread.run_sync(compile_it, abandon_on_cancel=True)
+        store_it = functools.partial(
+            self.store.add_page,
+            lambda page_id: render_page(page, page_id),
+            title=clean_field(page.title),
+            url=capture.url,
+            via="open",
+            meta=page_meta(page, capture),
+        )
+        # Once compiled, the write is short and all-or-nothing: let it finish.
+        with trio.CancelScope(shield=True):
+            record = await trio.to_thread.run_sync(store_it)
+        return _open_summary(record, page, capture)
+
+    async def _lookup(self, command: ctl.Lookup) -> str:
+        self._require_page(command.page)
+        return await trio.to_thread.run_sync(lookup_cells, self.store, command)
+
+    async def _resolve(self, command: ctl.Resolve) -> str:
+        record = self._require_page(command.page)
+        return await trio.to_thread.run_sync(resolve_ref, self.store, record, command.ref)
+
+    async def aclose(self) -> None:
+        """Close the fetcher, then the store (which releases the cache lock)."""
+        await self.fetcher.aclose()
+        self.store.close()

@@ -1,0 +1,225 @@
+"""The read side of the engine: the store shown as the mount's tree.
+
+Everything here is synchronous and runs on the trio thread that serves FUSE, so it does only
+SQLite point queries and keeps listings cached: the page list and `_pages.tsv` until the store's
+generation changes, and each page's file tree (pages never change) in a bounded LRU.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from webshellfs.contract.addresses import PageId, parse_page_id
+from webshellfs.contract.layout import PAGE_DIRS, clean_field
+from webshellfs.engine.records import Entry
+from webshellfs.errors import NotFoundError
+from webshellfs.store import LogRecord, PageFile, PageRecord, Store
+
+__all__ = ["CTL", "LOG_DIR", "PAGES_TSV", "README", "SEARCH_DIR", "TreeView", "no_response_yet"]
+
+CTL = ".ctl"
+README = "README.md"
+PAGES_TSV = "_pages.tsv"
+LOG_DIR = "_log"
+SEARCH_DIR = "_search"
+PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
+PAGE_TREE_CACHE = 256
+
+
+def no_response_yet(session: str) -> bytes:
+    who = f" (session {session})" if session else ""
+    return (
+        f"no response yet for this session{who}. Write a command first, e.g.\n"
+        "  echo help > .ctl; cat .ctl\n"
+    ).encode("utf-8")
+
+
+def render_log(record: LogRecord) -> bytes:
+    """`_log/R0001.md`: the request, who asked, when, then the response as `cat .ctl` showed it."""
+    when = datetime.fromtimestamp(record.created_ns / 1e9, timezone.utc)
+    head = [
+        f"# {record.request_id} {record.outcome}",
+        f"request: {record.command}",
+        f"session: {record.session}",
+        f"time: {when.strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        "",
+    ]
+    return ("\n".join(head) + "\n" + record.text).encode("utf-8", "surrogatepass")
+
+
+def _numbered(name: str, prefix: str) -> int | None:
+    """`R0012.md` → 12 for prefix "R"; anything else → None."""
+    digits = name[1:-3]
+    if name.startswith(prefix) and name.endswith(".md") and digits.isdigit():
+        return int(digits)
+    return None
+
+
+@dataclass
+class _PageTree:
+    """The file tree of one stored page, built once from its file list."""
+
+    record: PageRecord
+    files: dict[str, PageFile]
+    children: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, record: PageRecord, files: list[PageFile]) -> _PageTree:
+        tree = cls(record, {f.relpath: f for f in files}, {"": set()})
+        for directory in PAGE_DIRS:
+            tree._add(directory, is_dir=True)
+        for relpath in tree.files:
+            tree._add(relpath, is_dir=False)
+        return tree
+
+    def _add(self, relpath: str, is_dir: bool) -> None:
+        parent, _, name = relpath.rpartition("/")
+        if parent not in self.children:
+            self._add(parent, is_dir=True)
+        self.children[parent].add(name)
+        if is_dir:
+            self.children.setdefault(relpath, set())
+
+    def entry(self, relpath: str) -> Entry | None:
+        page = self.record.page_id
+        name = relpath.rpartition("/")[2]
+        found = self.files.get(relpath)
+        if found is not None:
+            return Entry(name, f"{page}/{relpath}", False, found.size, self.record.created_ns, True)
+        if relpath in self.children:
+            return Entry(name, f"{page}/{relpath}", True, 0, self.record.created_ns, True)
+        return None
+
+
+class TreeView:
+    """entry / listdir / read over the store. `touched()` marks a new response (.ctl, _log/)."""
+
+    def __init__(self, store: Store, readme: bytes) -> None:
+        self.store = store
+        self.started_ns = time.time_ns()
+        self._readme = readme
+        self._changed_ns = self.started_ns
+        self._trees: OrderedDict[str, _PageTree] = OrderedDict()
+        self._generation = -1
+        self._pages: dict[str, PageRecord] = {}
+        self._pages_tsv = b""
+        self._pages_mtime = self.started_ns
+
+    def touched(self) -> None:
+        self._changed_ns = time.time_ns()
+
+    def page(self, page: PageId) -> PageRecord | None:
+        self._refresh_pages()
+        return self._pages.get(page)
+
+    def _refresh_pages(self) -> None:
+        generation = self.store.generation
+        if generation == self._generation:
+            return
+        records = self.store.pages()
+        rows = ["\t".join(PAGES_COLUMNS)]
+        rows += [
+            "\t".join(clean_field(v) for v in (r.page_id, r.parent, r.via, r.status, r.title, r.url))
+            for r in records
+        ]
+        self._pages = {r.page_id: r for r in records}
+        self._pages_mtime = max((r.created_ns for r in records), default=self.started_ns)
+        self._pages_tsv = ("\n".join(rows) + "\n").encode("utf-8", "surrogatepass")
+        self._generation = generation
+
+    def _tree(self, page: str) -> _PageTree | None:
+        tree = self._trees.get(page)
+        if tree is not None:
+            self._trees.move_to_end(page)
+            return tree
+        record = self.page(PageId(page)) if parse_page_id(page) else None
+        if record is None:
+            return None
+        tree = _PageTree.build(record, self.store.page_files(record.page_id))
+        self._trees[page] = tree
+        if len(self._trees) > PAGE_TREE_CACHE:
+            self._trees.popitem(last=False)
+        return tree
+
+    def _root_files(self) -> list[Entry]:
+        self._refresh_pages()
+        return [
+            Entry(CTL, CTL, False, 0, self._changed_ns, False, writable=True),
+            Entry(PAGES_TSV, PAGES_TSV, False, len(self._pages_tsv), self._pages_mtime, False),
+            Entry(README, README, False, len(self._readme), self.started_ns, False),
+            Entry(LOG_DIR, LOG_DIR, True, 0, self._changed_ns, False),
+            Entry(SEARCH_DIR, SEARCH_DIR, True, 0, self._changed_ns, False),
+        ]
+
+    def _log_file(self, name: str) -> tuple[bytes, int] | None:
+        number = _numbered(name, "R")
+        record = None if number is None else self.store.log_record(number)
+        return None if record is None else (render_log(record), record.created_ns)
+
+    def _search_file(self, name: str) -> tuple[bytes, int] | None:
+        number = _numbered(name, "Q")
+        found = None if number is None else self.store.search_text(number)
+        return None if found is None else (found[0].encode("utf-8"), found[1])
+
+    def entry(self, path: str) -> Entry | None:
+        path = path.strip("/")
+        if not path:
+            self._refresh_pages()
+            return Entry("", "", True, 0, max(self._changed_ns, self._pages_mtime), False)
+        top, _, rest = path.partition("/")
+        if not rest:
+            for entry in self._root_files():
+                if entry.name == top:
+                    return entry
+            record = self.page(PageId(top)) if parse_page_id(top) else None
+            return None if record is None else Entry(top, top, True, 0, record.created_ns, True)
+        if top in (LOG_DIR, SEARCH_DIR):
+            found = (self._log_file if top == LOG_DIR else self._search_file)(rest)
+            return None if found is None else Entry(rest, path, False, len(found[0]), found[1], True)
+        tree = self._tree(top)
+        return None if tree is None else tree.entry(rest)
+
+    def listdir(self, path: str) -> list[Entry]:
+        path = path.strip("/")
+        if not path:
+            self._refresh_pages()
+            pages = [Entry(p, p, True, 0, r.created_ns, True) for p, r in self._pages.items()]
+            return sorted(self._root_files() + pages, key=lambda e: e.name)
+        if path == LOG_DIR:
+            names = [f"{LOG_DIR}/R{n:04d}.md" for n in self.store.log_numbers()]
+        elif path == SEARCH_DIR:
+            names = [f"{SEARCH_DIR}/Q{n:04d}.md" for n in self.store.search_numbers()]
+        else:
+            top, _, rest = path.partition("/")
+            tree = self._tree(top)
+            if tree is None or rest not in tree.children:
+                raise NotFoundError(f"no such directory: {path}")
+            names = [f"{path}/{name}" for name in tree.children[rest]]
+        entries = [self.entry(name) for name in names]
+        return sorted((e for e in entries if e is not None), key=lambda e: e.name)
+
+    def read(self, path: str, offset: int, size: int) -> bytes:
+        path = path.strip("/")
+        top, _, rest = path.partition("/")
+        data: bytes | None = None
+        if path == README:
+            data = self._readme
+        elif path == PAGES_TSV:
+            self._refresh_pages()
+            data = self._pages_tsv
+        elif path == CTL:
+            data = no_response_yet("")  # the FUSE layer serves .ctl per session via response()
+        elif top in (LOG_DIR, SEARCH_DIR) and rest:
+            found = (self._log_file if top == LOG_DIR else self._search_file)(rest)
+            data = None if found is None else found[0]
+        elif rest:
+            tree = self._tree(top)
+            page_file = None if tree is None else tree.files.get(rest)
+            if page_file is not None:
+                return self.store.read_blob(page_file.blob, offset, size)
+        if data is None:
+            raise NotFoundError(f"no such file: {path}")
+        return data[offset : offset + size]
