@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
+import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import Emitted, PageBuilder
@@ -108,6 +109,7 @@ EDITOR_RULE = ControlRule("edit", "editor")
 DETAILS_RULE = ControlRule("toggle", "details")
 
 NATIVE_CONTROLS = ("input", "select", "textarea", "button")
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Descendants that make a clickable element a container the walker must still walk.
 CONTAINER_CONTENT = (
     "a", "button", "input", "select", "textarea", "img", "p", "div", "ul", "ol", "table",
@@ -120,6 +122,8 @@ LABEL_SKIP = frozenset({"script", "style", "template", "select", "textarea", "op
 SECRET_TYPES = frozenset({"password"})
 EDITABLE_VALUES = frozenset({"", "true", "plaintext-only"})
 NOT_CLICKABLE_TAGS = frozenset({"html", "body"})
+
+_WITH_ID = lxml.etree.XPath("//*[@id]")
 
 MAX_LABEL_CHARS = 120
 MAX_VALUE_CHARS = 200
@@ -150,9 +154,8 @@ class _Page:
     def by_id(self, element_id: str) -> HtmlElement | None:
         if self._ids is None:
             self._ids = {}
-            for element in self.root.iterdescendants():
-                if isinstance(element.tag, str) and element.get("id"):
-                    self._ids.setdefault(element.get("id").strip(), element)
+            for element in _WITH_ID(self.root):
+                self._ids.setdefault(element.get("id").strip(), element)
         return self._ids.get(element_id.strip())
 
     def label_for(self, element_id: str | None) -> HtmlElement | None:
@@ -198,21 +201,18 @@ def match_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if not isinstance(tag, str):
         return None
     handler = TAG_HANDLERS.get(tag)
-    if handler is None and not (
-        element.get("role") or element.get("onclick") is not None or element.get("contenteditable") is not None
-    ):
-        return None
-    page = _page(builder, element)
     if handler is not None:
-        return handler(element, builder, page)
-    return _widget(element, builder, page)
+        return handler(element, builder)
+    if element.get("role") or element.get("onclick") is not None or element.get("contenteditable") is not None:
+        return _widget(element, builder)
+    return None
 
 
 def _page(builder: PageBuilder, element: HtmlElement) -> _Page:
+    """The page's indexes, made at the first control (the builder compiles one document)."""
     page = builder.caches.get("actions")
-    root = element.getroottree().getroot()
-    if not isinstance(page, _Page) or page.root is not root:
-        page = _Page(root)
+    if not isinstance(page, _Page):
+        page = _Page(element.getroottree().getroot())
         builder.caches["actions"] = page
     return page
 
@@ -232,9 +232,10 @@ def _rule(element: HtmlElement) -> ControlRule:
     return ELEMENT_RULES[element.tag]
 
 
-def _control(element: HtmlElement, builder: PageBuilder, page: _Page) -> Emitted | None:
+def _control(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if element.tag == "input" and _input_type(element) == "hidden":
         return None
+    page = _page(builder, element)
     rule = _rule(element)
     owner = page.form_of(element)
     form = _register_form(owner, builder, page) if owner is not None else None
@@ -304,8 +305,8 @@ def _mention(action_id: str, rule: ControlRule, label: str, name: str = "", note
 # --- forms -----------------------------------------------------------------------------------
 
 
-def _form(element: HtmlElement, builder: PageBuilder, page: _Page) -> Emitted | None:
-    form = _register_form(element, builder, page)
+def _form(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
+    form = _register_form(element, builder, _page(builder, element))
     if form is None:
         return None
     action = builder.actions[int(form.action_id[1:]) - 1]
@@ -613,7 +614,8 @@ def _own_text(element: HtmlElement) -> str:
         return ""
     if element.tag in ("select", "textarea"):
         return ""
-    text = plain_text(element)
+    heading = next(element.iterdescendants(*HEADING_TAGS), None)
+    text = plain_text(heading if heading is not None else element)  # a clickable card: its title
     if text:
         return text
     image = next(element.iter("img"), None)
@@ -642,7 +644,7 @@ def _states(element: HtmlElement) -> str:
 # --- links, details, widgets -----------------------------------------------------------------
 
 
-def _anchor(element: HtmlElement, builder: PageBuilder, page: _Page) -> Emitted | None:
+def _anchor(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     """`<a href="javascript:…">` (or an empty/# href with a handler) is a control, not a link."""
     href = (element.get("href") or "").strip()
     scripted = href.lower().startswith("javascript:")
@@ -654,13 +656,14 @@ def _anchor(element: HtmlElement, builder: PageBuilder, page: _Page) -> Emitted 
     rule = ROLE_RULES.get(_role(element)) or LINK_RULE
     if rule.control == "link":
         rule = LINK_RULE
-    return _register_widget(element, builder, page, rule)
+    return _register_widget(element, builder, _page(builder, element), rule)
 
 
-def _summary(element: HtmlElement, builder: PageBuilder, page: _Page) -> Emitted | None:
+def _summary(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     details = element.getparent()
     if details is None or details.tag != "details":
         return None
+    page = _page(builder, element)
     label = _label(element, page)
     action_id = builder.add_action(
         DETAILS_RULE.kind,
@@ -677,8 +680,9 @@ def _role(element: HtmlElement) -> str:
     return role.split()[0].lower() if role.strip() else ""
 
 
-def _widget(element: HtmlElement, builder: PageBuilder, page: _Page) -> Emitted | None:
+def _widget(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     """Non-native controls: ARIA roles, contenteditable, click handlers."""
+    page = _page(builder, element)
     rule = ROLE_RULES.get(_role(element))
     if rule is not None:
         if rule.control == "combobox" and next(element.iterdescendants(*NATIVE_CONTROLS), None) is not None:
@@ -734,7 +738,7 @@ def _aria_options(listbox: HtmlElement) -> tuple[Choice, ...]:
     return tuple(choices)
 
 
-TAG_HANDLERS: dict[str, Callable[[HtmlElement, PageBuilder, _Page], Emitted | None]] = {
+TAG_HANDLERS: dict[str, Callable[[HtmlElement, PageBuilder], Emitted | None]] = {
     "input": _control,
     "select": _control,
     "textarea": _control,

@@ -16,8 +16,8 @@ Keys name their source, so `grep price facts.kv` tells JSON-LD from OpenGraph:
 Nested objects join their keys with dots; a list of objects numbers them (`offers[0].price`),
 a list of plain values repeats the key. When a type occurs more than once on the page, each
 occurrence is numbered (`jsonld.Product[1].name`). Groups come in the order above, each in
-document order. A syntax absent from the page costs nothing: it is checked for on the parsed
-tree before its extractor runs. A malformed JSON-LD block is noted, never raised.
+document order. A syntax absent from the page costs nothing: its attribute is looked for in
+the raw page before any tree search or extractor runs. A malformed JSON-LD block is noted, never raised.
 """
 
 from __future__ import annotations
@@ -59,11 +59,15 @@ META_NAMES_SKIPPED = (
 JSONLD_TYPES = frozenset({"application/ld+json"})
 # Keys that name or link a node rather than describe it.
 NODE_KEYS = frozenset({"@context", "@id", "@type"})
-# RDFa properties that restate <meta> tags (OpenGraph, prefixed names) or the parser's own notes.
-RDFA_SKIPPED_NAMESPACES = ("http://ogp.me/ns", "http://www.w3.org/ns/rdfa#")
+# Where an RDFa property takes its value from, before the element's text.
+RDFA_VALUE_ATTRIBUTES = ("content", "datetime", "href", "src", "resource")
 
 _HAS_MICRODATA = lxml.etree.XPath("boolean(//*[@itemscope])")
-_HAS_RDFA = lxml.etree.XPath("boolean(//*[@vocab or @typeof])")
+# Real RDFa names a vocabulary; MediaWiki's `typeof="mw:File"` is markup, not data.
+_HAS_RDFA = lxml.etree.XPath(
+    "boolean(//*[@vocab or contains(@typeof, '://') or starts-with(@typeof, 'schema:')])"
+)
+_RDFA_TYPED = lxml.etree.XPath("//*[@typeof]")
 _JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
 _CDATA = re.compile(r"^\s*(<!\[CDATA\[)?|(\]\]>)?\s*;?\s*$")
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
@@ -81,12 +85,18 @@ def extract_facts(root: HtmlElement, data: bytes | str, builder: PageBuilder) ->
     facts.extend(meta)
     facts.extend(open_graph)
     facts.extend(_typed("jsonld", _jsonld_items(root, builder)))
-    if _HAS_MICRODATA(root):
+    if _mentions(data, "itemscope") and _HAS_MICRODATA(root):
         facts.extend(_typed("microdata", _microdata_items(root, builder)))
-    if _HAS_RDFA(root):
-        facts.extend(_typed("rdfa", _rdfa_items(data, builder)))
+    if (_mentions(data, "vocab") or _mentions(data, "typeof")) and _HAS_RDFA(root):
+        facts.extend(_typed("rdfa", _rdfa_items(root)))
     if facts.dropped:
         builder.note(f"facts.kv: kept the first {MAX_FACTS} facts, {facts.dropped} more were cut")
+
+
+def _mentions(data: bytes | str, word: str) -> bool:
+    """A substring search on the raw page, far cheaper than an XPath over the whole tree: a
+    syntax whose attribute never occurs costs nothing."""
+    return (word.encode() if isinstance(data, bytes) else word) in data
 
 
 class _Facts:
@@ -189,9 +199,9 @@ def _flatten(key: str, value: Any, depth: int) -> Iterator[tuple[str, str]]:
 
 
 def _type_name(value: Any) -> str:
-    """`Product` from "Product", "http://schema.org/Product" or ["Product", "Thing"]."""
+    """`Product` from "Product", "schema:Product", "http://schema.org/Product" or a list."""
     names = value if isinstance(value, list) else [value]
-    short = [re.split(r"[/#]", str(n).rstrip("/#"))[-1] for n in names if n]
+    short = [re.split(r"[/#:]", str(n).rstrip("/#:"))[-1] for n in names if n]
     return ",".join(s for s in short if s) or "Thing"
 
 
@@ -249,35 +259,38 @@ def _microdata_body(value: Any) -> Any:
     return value
 
 
-def _rdfa_items(data: bytes | str, builder: PageBuilder) -> list[tuple[str, Any]]:
-    from extruct.rdfa import RDFaExtractor  # pulls in rdflib: only for pages using RDFa
-    from extruct.utils import parse_xmldom_html
-
-    try:
-        document = parse_xmldom_html(data, encoding="UTF-8" if isinstance(data, bytes) else None)
-        found = RDFaExtractor().extract_items(document, base_url=builder.base_url)
-    except Exception as error:  # as for microdata: hostile input must not fail the page
-        log.debug("RDFa extraction failed", exc_info=True)
-        builder.note(f"facts.kv: RDFa could not be read ({type(error).__name__})")
-        return []
+def _rdfa_items(root: HtmlElement) -> list[tuple[str, Any]]:
+    """RDFa Lite (vocab, typeof, property), as schema.org pages write it: each typeof node not
+    itself a property of another is one item."""
     items = []
-    for node in found:
-        body = {
-            _type_name(k): _rdfa_values(v)
-            for k, v in node.items()
-            if k not in NODE_KEYS and "://" in k and not k.startswith(RDFA_SKIPPED_NAMESPACES)
-        }
-        if body:
-            items.append((_type_name(node.get("@type")), body))
-    # rdflib numbers blank nodes at random and orders nodes by hash: sort for stable output.
-    return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    for node in _RDFA_TYPED(root):
+        if node.get("property") and any(a.get("typeof") is not None for a in node.iterancestors()):
+            continue
+        items.append((_type_name(node.get("typeof", "").split()), _rdfa_properties(node)))
+    return items
 
 
-def _rdfa_values(values: Any) -> Any:
-    kept = []
-    for value in values if isinstance(values, list) else [values]:
-        if isinstance(value, dict) and "@value" in value:
-            kept.append(value["@value"])
-        elif isinstance(value, dict) and not str(value.get("@id", "_:")).startswith("_:"):
-            kept.append(value["@id"])
-    return kept
+def _rdfa_properties(scope: HtmlElement) -> dict[str, Any]:
+    properties: dict[str, list[Any]] = {}
+    stack = list(reversed(scope))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node.tag, str):
+            continue
+        nested = node.get("typeof") is not None
+        names = (node.get("property") or "").split()
+        if names:
+            value = _rdfa_properties(node) if nested else _rdfa_value(node)
+            for name in names:
+                properties.setdefault(_type_name(name), []).append(value)
+        if not nested:
+            stack.extend(reversed(node))
+    return {name: values[0] if len(values) == 1 else values for name, values in properties.items()}
+
+
+def _rdfa_value(node: HtmlElement) -> str:
+    for attribute in RDFA_VALUE_ATTRIBUTES:
+        value = node.get(attribute)
+        if value is not None:
+            return value
+    return node.text_content()
