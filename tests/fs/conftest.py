@@ -41,7 +41,10 @@ class Mount:
         self.log = cache.with_suffix(".log")
         self.stderr = cache.with_suffix(".stderr")
         self.process: subprocess.Popen[bytes] | None = None
-        path.mkdir(exist_ok=True)
+        try:
+            path.mkdir()
+        except FileExistsError:
+            pass  # a remount, maybe over a stale mount: stat would fail, mkdir says it is there
 
     def start(self, *extra: str) -> Mount:
         command = [sys.executable, "-m", "webshellfs", str(self.path), "--foreground",
