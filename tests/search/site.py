@@ -3,6 +3,8 @@ fixtures/search/index.tsv (each failing in its own way), a SearXNG-format search
 them, and stand-ins for the Serper and Brave APIs that check the request and answer in each
 service's documented format. Every request is recorded for the tests to inspect.
 
+    /probe/…?delay=SECONDS           a page answered after that many seconds; the site counts
+                                     how many probes it answers at once (`peak_in_flight`)
     /search?q=…&format=json          SearXNG JSON over the index (answers 403 without format=json)
     /serper/search                   POST, X-API-KEY: test-key → {"organic": [...]}
     /brave/res/v1/web/search         GET, X-Subscription-Token: test-key → {"web": {"results": [...]}}
@@ -74,11 +76,28 @@ class Seen:
 
 @dataclass
 class SearchSite:
-    """The running site; `url` ends with "/"."""
+    """The running site; `url` ends with "/". `peak_in_flight` is the most /probe/ requests
+    it was answering at one moment (for the concurrency limits); `reset_peak` starts a new count."""
 
     server: ThreadingHTTPServer
     url: str
     requests: list[Seen] = field(default_factory=list)
+    in_flight: int = 0
+    peak_in_flight: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def reset_peak(self) -> None:
+        with self.lock:
+            self.peak_in_flight = 0
+
+    def enter(self) -> None:
+        with self.lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+
+    def leave(self) -> None:
+        with self.lock:
+            self.in_flight -= 1
 
     def seen(self, path: str) -> list[Seen]:
         return [r for r in self.requests if r.path == path]
@@ -111,6 +130,11 @@ def start_site() -> SearchSite:
             if route is not None:
                 status, content_type, body = route(seen)
                 self._send(status, content_type, body)
+            elif parts.path.startswith("/probe/"):
+                site.enter()
+                time.sleep(float(seen.query.get("delay", ["0"])[0]))
+                site.leave()
+                self._send(200, "text/html", _html("Probe", f"<p>{parts.path}</p>"))
             elif parts.path in PAGES:
                 status, content_type, body, delay = PAGES[parts.path]
                 time.sleep(delay)

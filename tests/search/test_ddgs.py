@@ -16,7 +16,7 @@ from webshellfs.errors import SearchError
 from webshellfs.search import backend_from_spec, ddgs
 from webshellfs.search.base import HOW_TO_CHOOSE
 
-SETTINGS = Settings(mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"), fetch_timeout=2.0)
+SETTINGS = Settings(mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"), fetch_timeout=0.5)
 
 
 def library_that(outcome: Exception | list[dict[str, str]] | float) -> type:
@@ -76,5 +76,5 @@ def test_hits_become_ranked_results(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_hung_library_call_is_abandoned_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SearchError) as caught:
-        run(monkeypatch, 4.0)
-    assert str(caught.value) == f"search backend ddgs did not answer within 2 s. {HOW_TO_CHOOSE}"
+        run(monkeypatch, 2.0)
+    assert str(caught.value) == f"search backend ddgs did not answer within 0.5 s. {HOW_TO_CHOOSE}"

@@ -3,7 +3,7 @@ that fetches the top results at once and says, for each, what happened.
 
     backend = backend_from_spec(settings.search, settings)   # "ddgs", "searxng=URL", …
     results = await backend.search(validate_query(text), k)
-    outcomes = await prefetch(results, fetcher, policy)
+    outcomes = await prefetch([r.url for r in results], fetcher, policy, RobotsRules(fetcher))
 
 Backends are chosen by name from BACKENDS (`--search NAME[=URL]`, else the WEBSHELL_SEARCH
 variable, else ddgs). Each lives in its own module and exposes `create(url, settings, environ)`.
@@ -19,15 +19,26 @@ from webshellfs.config import Settings
 from webshellfs.errors import SearchError, UsageError
 from webshellfs.search import brave, ddgs, local, searxng, serper
 from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
+from webshellfs.search.outcomes import FetchOutcome, OutcomeKind
+from webshellfs.search.prefetch import PrefetchPolicy, prefetch
+from webshellfs.search.report import render_retrieve_response, render_search_report
+from webshellfs.search.robots import RobotsRules
 
 __all__ = [
     "BACKENDS",
     "DEFAULT_BACKEND",
     "SPEC_VARIABLE",
+    "FetchOutcome",
+    "OutcomeKind",
+    "PrefetchPolicy",
+    "RobotsRules",
     "SearchBackend",
     "SearchError",
     "SearchResult",
     "backend_from_spec",
+    "prefetch",
+    "render_retrieve_response",
+    "render_search_report",
     "validate_query",
 ]
 

@@ -87,6 +87,6 @@ def render_retrieve_response(
     ]
     for result in results:
         status, has_page = result_status(result, outcomes, addresses)
-        shown = status if has_page else f"failed ({clean_field(status)})"
+        shown = status if has_page else f"failed: {clean_field(status)} —"
         out.append(f'{result.rank}. {shown} "{clean_field(result.title)}" {clean_field(result.url)}')
     return "\n".join(out) + "\n"
