@@ -69,7 +69,7 @@ _HAS_RDFA = lxml.etree.XPath(
 )
 _RDFA_TYPED = lxml.etree.XPath("//*[@typeof]")
 _JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
-_CDATA = re.compile(r"^\s*(<!\[CDATA\[)?|(\]\]>)?\s*;?\s*$")
+_WRAPPERS = re.compile(r"^\s*(<!\[CDATA\[|<!--)?|(\]\]>|-->)?\s*;?\s*$")
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 log = logging.getLogger(__name__)
@@ -207,12 +207,13 @@ def _type_name(value: Any) -> str:
 
 def _jsonld_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, Any]]:
     items: list[tuple[str, Any]] = []
+    unreadable = 0
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() not in JSONLD_TYPES:
             continue
         document = _read_json(script.text or "")
         if document is None:
-            builder.note("facts.kv: a JSON-LD block is not valid JSON and was skipped")
+            unreadable += 1
             continue
         for node in document if isinstance(document, list) else [document]:
             if not isinstance(node, dict):
@@ -221,13 +222,15 @@ def _jsonld_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, An
             for item in graph if isinstance(graph, list) else [node]:
                 if isinstance(item, dict):
                     items.append((_type_name(item.get("@type")), item))
+    if unreadable:
+        builder.note(f"facts.kv: {unreadable} JSON-LD block(s) skipped: not valid JSON")
     return items
 
 
 def _read_json(text: str) -> Any:
-    """JSON as pages write it: sometimes wrapped in CDATA or comments, ending with `;`, or
-    with a trailing comma after the last member."""
-    unwrapped = _JSON_COMMENT_LINES.sub("", _CDATA.sub("", text))
+    """JSON as pages write it: sometimes wrapped in CDATA or an HTML comment, with `//` comment
+    lines, ending with `;`, or with a trailing comma after the last member."""
+    unwrapped = _JSON_COMMENT_LINES.sub("", _WRAPPERS.sub("", text))
     for attempt in (text, unwrapped, _TRAILING_COMMA.sub(r"\1", unwrapped)):
         try:
             return json.loads(attempt, strict=False)

@@ -54,6 +54,7 @@ ROW_SCOPES = frozenset({"row", "rowgroup"})
 COLUMN_SCOPES = frozenset({"col", "colgroup"})
 
 _LEADING_NUMBER = re.compile(r"\s*(\d+)")
+_MENTIONED_ID = re.compile(r"\[([ALIT]\d{2,})\b")
 
 
 @dataclass
@@ -227,14 +228,24 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
         for slot in row.slots:
             before = (len(builder.actions), len(builder.links), len(builder.tables), len(builder.images))
             slot.text = builder.text_of(slot.element)
-            slot.refs = (
-                tuple(a.id for a in builder.actions[before[0]:])
-                + tuple(link.id for link in builder.links[before[1]:])
-                + tuple(t.id for t in builder.tables[before[2]:])
-                + tuple(i.id for i in builder.images[before[3]:])
+            registered = (
+                [a.id for a in builder.actions[before[0]:]]
+                + [link.id for link in builder.links[before[1]:]]
+                + [t.id for t in builder.tables[before[2]:]]
+                + [i.id for i in builder.images[before[3]:]]
             )
+            slot.refs = _in_text_order(registered, slot.text)
             # A label is plain text: the refs of a sortable header stay out of every cell line.
             slot.label = plain_text(slot.element) if slot.refs else slot.text
+
+
+def _in_text_order(ids: list[str], text: str) -> tuple[str, ...]:
+    """Refs in the order the cell's text mentions them (document order), unmentioned ones last."""
+    if len(ids) < 2:
+        return tuple(ids)
+    wanted = set(ids)
+    ordered = list(dict.fromkeys(i for i in _MENTIONED_ID.findall(text) if i in wanted))
+    return tuple(ordered + [i for i in ids if i not in ordered])
 
 
 # --- labels ----------------------------------------------------------------------------------
