@@ -8,6 +8,8 @@ from lxml.html import HtmlElement
 
 _WHITESPACE = re.compile(r"\s+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+# Text under these is never shown as page text.
+_UNRENDERED = frozenset({"script", "style", "template", "noscript"})
 
 
 def squash(text: str) -> str:
@@ -16,8 +18,9 @@ def squash(text: str) -> str:
 
 
 def is_hidden(element: HtmlElement) -> bool:
-    """Hidden from people by the element itself: `hidden`, aria-hidden, inline display:none,
-    `<input type=hidden>`. Ancestors are the walker's business (it does not descend into them)."""
+    """Hidden from people by the element itself: `hidden`, aria-hidden, inline display:none or
+    visibility:hidden, `<input type=hidden>`, a closed `<dialog>`. Ancestors are the walker's
+    business (it does not descend into them)."""
     if element.get("hidden") is not None:
         return True
     if element.get("aria-hidden", "").strip().lower() == "true":
@@ -25,24 +28,31 @@ def is_hidden(element: HtmlElement) -> bool:
     style = element.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
-    return element.tag == "input" and element.get("type", "").strip().lower() == "hidden"
+    tag = element.tag
+    if tag == "input":
+        return element.get("type", "").strip().lower() == "hidden"
+    return tag == "dialog" and element.get("open") is None
 
 
 def plain_text(element: HtmlElement) -> str:
-    """The element's visible text, squashed, without registering any object."""
+    """The element's visible text, squashed, without registering any object.
+
+    Iterative (an explicit stack), so a document nested thousands of levels deep cannot hit
+    Python's recursion limit."""
     parts: list[str] = []
-
-    def visit(node: HtmlElement) -> None:
-        if not isinstance(node.tag, str) or node.tag in ("script", "style", "template"):
-            return
-        if is_hidden(node):
-            return
-        if node.text:
-            parts.append(node.text)
-        for child in node:
-            visit(child)
-            if child.tail:
-                parts.append(child.tail)
-
-    visit(element)
+    stack: list[HtmlElement | str] = [element]
+    root = True
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if not root and item.tail:
+            stack.append(item.tail)
+        root = False
+        if not isinstance(item.tag, str) or item.tag in _UNRENDERED or is_hidden(item):
+            continue
+        if item.text:
+            parts.append(item.text)
+        stack.extend(reversed(item))
     return squash(" ".join(parts))

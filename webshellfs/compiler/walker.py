@@ -1,23 +1,701 @@
-"""The document walk. Minimal first version: title and visible text, so the other rooms can
-integrate; the compiler-walker engineer replaces this with the full rule set."""
+"""The document walk: one pass over the tree, in document order, turning it into sections of
+lines and numbered objects.
+
+Text becomes one line per paragraph (inline formatting merged into its sentence), headings open
+sections that keep their heading path, lists become `- item` / `1. item` lines, blockquotes
+`> ` lines, preformatted text a fenced block. Links and images are placed inline as
+`text [L0012]` and `[I0003 image: alt]`; tables and actions are handed to their constructors
+(tables.py, actions.py), which register their objects in the same builder, so every identifier
+comes out in document order. Page chrome goes to boilerplate regions (boilerplate.py).
+
+The walk uses an explicit stack, not recursion, so any nesting depth is safe.
+"""
 
 from __future__ import annotations
 
-import lxml.html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import unquote, urldefrag
 
-from webshellfs.compiler.builder import PageBuilder
-from webshellfs.compiler.dom import plain_text
+import lxml.etree
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.boilerplate import (
+    find_main_container,
+    is_skip_link,
+    landmark_region,
+    peripheral_region,
+)
+from webshellfs.compiler.actions import match_action
+from webshellfs.compiler.builder import Emitted, PageBuilder
+from webshellfs.compiler.dom import is_hidden, plain_text, squash
+from webshellfs.compiler.facts import extract_facts
+from webshellfs.compiler.parse import parse
+from webshellfs.compiler.rules import (
+    BLOCK_TAGS,
+    DEFAULT_ARIA_HEADING_LEVEL,
+    HEADING_LEVELS,
+    INLINE_CODE_TAGS,
+    LAZY_SRC_ATTRIBUTES,
+    LAZY_SRCSET_ATTRIBUTES,
+    LIST_TAGS,
+    MAX_HEADING_CHARS,
+    MAX_LINE_CHARS,
+    MAX_SECTIONS,
+    MAX_TEXT_CHARS,
+    ORDERED_LIST_TAGS,
+    PREFORMATTED_TAGS,
+    SECTIONING_ROLES,
+    SECTIONING_TAGS,
+    SKIP_TAGS,
+)
+from webshellfs.compiler.tables import build_table
 from webshellfs.contract.records import CompiledPage
+
+_SRCSET_SPLIT = re.compile(r",\s+|,(?=[^,\s]+\s+\d)")
+_DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+_FENCE_RUN = re.compile(r"`{3,}")
+# `see specs [L0005] .` → `see specs [L0005].`: the space a ref brings is not the sentence's.
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<=\]) (?=[.,;:!?)'’”])")
+
+
+@dataclass
+class _Prefix:
+    """What a container puts before its lines: `first` on its first line, `rest` after."""
+
+    first: str
+    rest: str
+    used: bool = False
+
+
+@dataclass
+class _Term:
+    """The definition-list term waiting for its definition (`term: definition`)."""
+
+    text: str = ""
+    defined: bool = False
+
+
+@dataclass
+class _OpenLink:
+    element: HtmlElement
+    url: str
+    fragment: str
+    buffer_mark: int
+    emitted_mark: int
+
+
+@dataclass
+class PageContext:
+    """What the walk knows about the page as a whole: where its main text is."""
+
+    main: HtmlElement | None
+    main_path: frozenset[HtmlElement]
+
+    @classmethod
+    def of(cls, body: HtmlElement) -> PageContext:
+        main = find_main_container(body)
+        if main is None:
+            return cls(None, frozenset())
+        return cls(main, frozenset([main, *main.iterancestors()]))
+
+
+class Walker:
+    """Walks elements into a PageBuilder. `inline=True` renders into one line of text instead
+    of sections (table cells, labels: `builder.text_of`)."""
+
+    def __init__(self, builder: PageBuilder, page: PageContext, *, inline: bool = False) -> None:
+        self.builder = builder
+        self.page = page
+        self.inline = inline
+        self.buffer: list[str] = []
+        self.collected: list[str] = []
+        self.lead = ""
+        self.prefixes: list[_Prefix] = []
+        self.held: tuple[int, str] | None = None
+        self.emitted = 0
+        self.headings: list[tuple[int, str]] = []
+        self.lists: list[list[int] | None] = []
+        self.terms: list[_Term] = []
+        self.pending_anchors: list[str] = []
+        self.in_region = False
+        self.in_main = False
+        self.sectioning_depth = 0
+        self.text_chars = 0
+        self.sections_started = 0
+        self.handlers: dict[str, Callable[[HtmlElement, list], bool]] = {
+            "a": self._link,
+            "img": self._image,
+            "br": self._line_break,
+            "table": self._table,
+            "ul": self._list,
+            "ol": self._list,
+            "menu": self._list,
+            "li": self._list_item,
+            "dl": self._definition_list,
+            "dt": self._term,
+            "dd": self._definition,
+            "blockquote": self._blockquote,
+        }
+        for tag in PREFORMATTED_TAGS:
+            self.handlers[tag] = self._preformatted
+        for tag in INLINE_CODE_TAGS:
+            self.handlers[tag] = self._inline_code
+
+    # the walk -----------------------------------------------------------------------------
+
+    def walk_children(self, element: HtmlElement) -> None:
+        """Walk an element's content (its text and children, not the element itself)."""
+        stack: list = list(reversed(element))
+        if element.text:
+            self._add_text(element.text)
+        self._run(stack)
+
+    def walk(self, element: HtmlElement) -> None:
+        self._run([element])
+
+    def finish(self) -> None:
+        self._flush()
+        self._release_held()
+        self._place_anchors()
+
+    def rendered(self) -> str:
+        """What an inline walk produced: one line."""
+        return " ".join(self.collected)
+
+    def _run(self, stack: list) -> None:
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                self._add_text(item)
+            elif isinstance(item, tuple):
+                item[0](item[1])
+            else:
+                self._enter(item, stack)
+
+    def _enter(self, element: HtmlElement, stack: list) -> None:
+        if element.tail:
+            stack.append(element.tail)
+        tag = element.tag
+        if not isinstance(tag, str) or tag in SKIP_TAGS or is_hidden(element):
+            return
+        self._enter_context(element, tag, stack)
+        element_id = element.get("id")
+        if element_id:
+            self.pending_anchors.append(element_id)
+        if tag == "a" and element.get("name"):
+            self.pending_anchors.append(element.get("name"))
+        emitted = match_action(element, self.builder)
+        if emitted is not None:
+            self._place(emitted)
+            if not emitted.descend:
+                return
+        if self._heading(element, tag):
+            return
+        if tag in BLOCK_TAGS:
+            self._flush()
+            stack.append((self._flush_exit, None))
+        handler = self.handlers.get(tag)
+        if handler is not None and not handler(element, stack):
+            return
+        stack.extend(reversed(element))
+        if element.text:
+            self._add_text(element.text)
+
+    def _enter_context(self, element: HtmlElement, tag: str, stack: list) -> None:
+        """Track where we are (main text, sectioning content) and switch into a boilerplate
+        region when the element is one; the matching exits are pushed on the stack."""
+        if element is self.page.main:
+            self.in_main = True
+            stack.append((self._leave_main, None))
+        if tag in SECTIONING_TAGS or element.get("role") in SECTIONING_ROLES:
+            self.sectioning_depth += 1
+            stack.append((self._leave_sectioning, None))
+        if self.in_region or self.inline:
+            return
+        region = self._region_of(element, tag)
+        if region is None:
+            return
+        self._flush()
+        self._place_anchors()
+        stack.append((self._leave_region, self.builder.current))
+        self.in_region = True
+        self.builder.current = self.builder.region(region)
+
+    def _region_of(self, element: HtmlElement, tag: str) -> str | None:
+        page_level = self.sectioning_depth == 0 and not self.in_main
+        region = landmark_region(element, page_level)
+        if region is not None:
+            return region
+        if tag == "a" and is_skip_link(element):
+            return "nav"
+        if self.page.main is None or self.in_main or element in self.page.main_path:
+            return None
+        return peripheral_region(element)
+
+    def _leave_region(self, section: int) -> None:
+        self._flush()
+        self._place_anchors()
+        self.builder.current = section
+        self.in_region = False
+
+    def _leave_main(self, _: None) -> None:
+        self.in_main = False
+
+    def _leave_sectioning(self, _: None) -> None:
+        self.sectioning_depth -= 1
+
+    def _flush_exit(self, _: None) -> None:
+        self._flush()
+
+    # lines --------------------------------------------------------------------------------
+
+    def _add_text(self, text: str) -> None:
+        self.buffer.append(text)
+        if self.pending_anchors and not text.isspace():
+            self._place_anchors()
+
+    def _place_anchors(self) -> None:
+        for anchor in self.pending_anchors:
+            self.builder.add_anchor(anchor)
+        self.pending_anchors.clear()
+
+    def _flush(self) -> None:
+        """End the running paragraph: its text becomes one line."""
+        if not self.buffer:
+            return
+        text = _SPACE_BEFORE_PUNCTUATION.sub("", squash("".join(self.buffer)))
+        self.buffer.clear()
+        if not text:
+            return
+        if self.lead:
+            text = self.lead + text
+            self.lead = ""
+        self._emit(text)
+
+    def _emit(self, text: str) -> None:
+        if self.inline:
+            self.collected.append(text)
+            self.emitted += 1
+            return
+        if self.text_chars > MAX_TEXT_CHARS:
+            return
+        self.text_chars += len(text)
+        if self.text_chars > MAX_TEXT_CHARS:
+            self.builder.note(
+                f"the page has more than {MAX_TEXT_CHARS:,} characters of text; "
+                "text after that point is not kept"
+            )
+        for chunk in _wrap(text, MAX_LINE_CHARS):
+            line = self._prefix() + chunk
+            self._release_held()
+            self.held = (self.builder.current, line)
+            self.emitted += 1
+
+    def _release_held(self) -> None:
+        if self.held is not None:
+            self.builder.add_line(self.held[1], self.held[0])
+            self.held = None
+
+    def _prefix(self) -> str:
+        parts = []
+        for prefix in self.prefixes:
+            parts.append(prefix.rest if prefix.used else prefix.first)
+            prefix.used = True
+        return "".join(parts)
+
+    def _pop_prefix(self, _: None) -> None:
+        self._flush()
+        self.prefixes.pop()
+
+    def _place(self, emitted: Emitted) -> None:
+        """Put a constructor's inline text where its element was."""
+        if not emitted.inline:
+            return
+        self._place_anchors()
+        if emitted.block and not self.inline:
+            self._flush()
+            self._emit(emitted.inline)
+        else:
+            self.buffer.append(f" {emitted.inline} ")
+
+    # headings -----------------------------------------------------------------------------
+
+    def _heading(self, element: HtmlElement, tag: str) -> bool:
+        """Open a section for a heading; False if the element is not one (or is a heading
+        that cannot be one: empty, too long, inside a region or a one-line rendering)."""
+        level = HEADING_LEVELS.get(tag)
+        if level is None:
+            if element.get("role") != "heading":
+                return False
+            level = _aria_level(element.get("aria-level"))
+        name = plain_text(element)
+        if not name or len(name) > MAX_HEADING_CHARS:
+            return False
+        if self.inline or self.in_region:
+            self._flush()
+            self._add_text(self.builder.text_of(element))
+            self._flush()
+            return True
+        if self.sections_started >= MAX_SECTIONS:
+            self.builder.note(
+                f"the page has more than {MAX_SECTIONS} headings; later ones are kept as text lines"
+            )
+            return False
+        self._flush()
+        self._release_held()
+        self.sections_started += 1
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        self.headings.append((level, name))
+        self.builder.start_section(tuple(h[1] for h in self.headings), name)
+        self._place_anchors()
+        rendered = self.builder.text_of(element)
+        if rendered.replace("`", "") != name:
+            self._emit(rendered)
+        return True
+
+    # element rules: each returns whether the walk descends into the element -----------------
+
+    def _link(self, element: HtmlElement, stack: list) -> bool:
+        href = element.get("href")
+        if href is None or href.strip().lower().startswith("javascript:"):
+            return True
+        url = self.builder.resolve_url(href)
+        if url is None:
+            return True
+        opened = _OpenLink(element, url, self._same_page_fragment(url), len(self.buffer), self.emitted)
+        stack.append((self._close_link, opened))
+        return True
+
+    def _same_page_fragment(self, url: str) -> str:
+        document, fragment = urldefrag(url)
+        if not fragment:
+            return ""
+        if document in (urldefrag(self.builder.url)[0], urldefrag(self.builder.base_url)[0]):
+            return unquote(fragment)
+        return ""
+
+    def _close_link(self, link: _OpenLink) -> None:
+        """Number the link once its content is placed and put `[L0012]` after that content:
+        after its text on the running line, or on the last line it produced."""
+        text = self._placed_text(link) or _link_label(link.element)
+        link_id = self.builder.add_link(link.url, text, link.fragment)
+        ref = f" [{link_id}] "
+        start = link.buffer_mark if self.emitted == link.emitted_mark else 0
+        if any(not part.isspace() for part in self.buffer[start:]):
+            self.buffer.append(ref)
+        elif self.emitted != link.emitted_mark and self._append_to_last_line(ref.rstrip()):
+            return
+        else:
+            self.buffer.append(f" {text}{ref}")
+
+    def _placed_text(self, link: _OpenLink) -> str:
+        """The link's text as placed on the running line, with the refs of images or controls
+        inside it reduced to their labels ("" when the link spans lines)."""
+        if self.emitted != link.emitted_mark:
+            return ""
+        return _strip_refs(squash("".join(self.buffer[link.buffer_mark:])))
+
+    def _append_to_last_line(self, text: str) -> bool:
+        """Add to the line emitted last, if it is in the current section."""
+        if self.inline and self.collected:
+            self.collected[-1] += text
+            return True
+        if self.held is not None and self.held[0] == self.builder.current:
+            self.held = (self.held[0], self.held[1] + text)
+            return True
+        return False
+
+    def _image(self, element: HtmlElement, stack: list) -> bool:
+        src = _image_source(element)
+        url = self.builder.resolve_url(src) if src else None
+        if url is None or _is_tracking_pixel(element):
+            return False
+        description = _image_description(element)
+        image_id = self.builder.add_image(url, description)
+        self._place_anchors()
+        label = f"[{image_id} image: {description}]" if description else f"[{image_id} image]"
+        self.buffer.append(f" {label} ")
+        return False
+
+    def _line_break(self, element: HtmlElement, stack: list) -> bool:
+        self._flush()
+        return False
+
+    def _table(self, element: HtmlElement, stack: list) -> bool:
+        emitted = build_table(element, self.builder)
+        self._place(emitted)
+        return emitted.descend
+
+    def _list(self, element: HtmlElement, stack: list) -> bool:
+        counter = None
+        if element.tag in ORDERED_LIST_TAGS:
+            counter = [_int_attribute(element.get("start"), 1)]
+        self.lists.append(counter)
+        stack.append((self._pop_list, None))
+        return True
+
+    def _pop_list(self, _: None) -> None:
+        self.lists.pop()
+
+    def _list_item(self, element: HtmlElement, stack: list) -> bool:
+        if self.inline:
+            return True
+        counter = self.lists[-1] if self.lists else None
+        if counter is None:
+            marker = "- "
+        else:
+            counter[0] = _int_attribute(element.get("value"), counter[0])
+            marker = f"{counter[0]}. "
+            counter[0] += 1
+        self._push_prefix(marker, "  ", stack)
+        return True
+
+    def _blockquote(self, element: HtmlElement, stack: list) -> bool:
+        if not self.inline:
+            self._push_prefix("> ", "> ", stack)
+        return True
+
+    def _push_prefix(self, first: str, rest: str, stack: list) -> None:
+        self.prefixes.append(_Prefix(first, rest))
+        stack.append((self._pop_prefix, None))
+
+    def _definition_list(self, element: HtmlElement, stack: list) -> bool:
+        self.terms.append(_Term())
+        stack.append((self._close_definition_list, None))
+        return True
+
+    def _close_definition_list(self, _: None) -> None:
+        self._flush()
+        term = self.terms.pop()
+        if term.text and not term.defined:
+            self._emit(term.text)
+
+    def _term(self, element: HtmlElement, stack: list) -> bool:
+        if self.inline or not self.terms:
+            return True
+        term = self.terms[-1]
+        if term.defined:
+            self.terms[-1] = _Term()
+        stack.append((self._close_term, None))
+        return True
+
+    def _close_term(self, _: None) -> None:
+        text = squash("".join(self.buffer))
+        self.buffer.clear()
+        term = self.terms[-1]
+        if text:
+            term.text = f"{term.text}, {text}" if term.text else text
+
+    def _definition(self, element: HtmlElement, stack: list) -> bool:
+        if self.inline or not self.terms or not self.terms[-1].text:
+            return True
+        term = self.terms[-1]
+        self.lead = f"{term.text}: "
+        term.defined = True
+        self._push_prefix("", "  ", stack)
+        stack.append((self._drop_lead, None))
+        return True
+
+    def _drop_lead(self, _: None) -> None:
+        self._flush()
+        if self.lead:
+            self._emit(self.lead.rstrip(": "))
+            self.lead = ""
+
+    def _preformatted(self, element: HtmlElement, stack: list) -> bool:
+        text = lxml.etree.tostring(element, method="text", encoding="unicode", with_tail=False)
+        text = text.replace("\r\n", "\n").replace("\r", "\n").removeprefix("\n").rstrip()
+        if not text.strip():
+            return False
+        self._place_anchors()
+        if self.inline:
+            self.buffer.append(f" {squash(text)} ")
+            return False
+        fence = "```"
+        longest = max((len(m.group()) for m in _FENCE_RUN.finditer(text)), default=0)
+        if longest >= 3:
+            fence = "`" * (longest + 1)
+        self._emit(fence)
+        for line in text.split("\n"):
+            self._emit_raw(line.rstrip())
+        self._emit(fence)
+        return False
+
+    def _emit_raw(self, line: str) -> None:
+        """A preformatted line: kept as is, even when blank."""
+        if self.text_chars > MAX_TEXT_CHARS:
+            return
+        self.text_chars += len(line)
+        line = self._prefix() + line
+        self._release_held()
+        self.held = (self.builder.current, line)
+        self.emitted += 1
+
+    def _inline_code(self, element: HtmlElement, stack: list) -> bool:
+        if len(element) or not element.text or not element.text.strip():
+            return True
+        self._add_text(f"`{squash(element.text)}`")
+        return False
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+_REF = re.compile(r"\s*\[[ALIT]\d{2,}\]")
+_LABELLED_REF = re.compile(r"\[(?:[AI]\d{2,}) [a-z ]+(?:: |\")?([^\]]*?)\"?\]")
+
+
+def _strip_refs(text: str) -> str:
+    return squash(_REF.sub("", _LABELLED_REF.sub(r"\1", text)))
+
+
+def _link_label(element: HtmlElement) -> str:
+    """A link's name when it shows no text: its aria-label, title, or an image's alt."""
+    for attribute in ("aria-label", "title"):
+        text = squash(element.get(attribute) or "")
+        if text:
+            return text
+    image = element.find(".//img")
+    return squash(image.get("alt") or "") if image is not None else ""
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Split a too-long line at spaces (or hard, when there are none) into pieces ≤ width."""
+    if len(text) <= width:
+        return [text]
+    pieces = []
+    while len(text) > width:
+        cut = text.rfind(" ", 0, width)
+        if cut <= 0:
+            cut = width
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip()
+    if text:
+        pieces.append(text)
+    return pieces
+
+
+def _int_attribute(value: str | None, default: int) -> int:
+    try:
+        number = int((value or "").strip())
+    except ValueError:
+        return default
+    return number if abs(number) < 10**9 else default
+
+
+def _aria_level(value: str | None) -> int:
+    level = _int_attribute(value, DEFAULT_ARIA_HEADING_LEVEL)
+    return level if 1 <= level <= 9 else DEFAULT_ARIA_HEADING_LEVEL
+
+
+def _best_srcset_candidate(srcset: str) -> str:
+    """The largest candidate of a srcset: highest `w`, else highest `x` (no descriptor = 1x)."""
+    best_url, best_score = "", (-1, -1.0)
+    for candidate in _SRCSET_SPLIT.split(srcset.strip()):
+        parts = candidate.split()
+        if not parts:
+            continue
+        url = parts[0]
+        score = (0, 1.0)
+        if len(parts) > 1:
+            match = _DESCRIPTOR.match(parts[1].lower())
+            if match:
+                value = float(match.group(1))
+                score = (1, value) if match.group(2) == "w" else (0, value)
+        if score > best_score:
+            best_url, best_score = url, score
+    return best_url
+
+
+def _image_source(element: HtmlElement) -> str:
+    srcset = element.get("srcset") or next(
+        (element.get(a) for a in LAZY_SRCSET_ATTRIBUTES if element.get(a)), ""
+    )
+    if srcset:
+        best = _best_srcset_candidate(srcset)
+        if best:
+            return best
+    src = (element.get("src") or "").strip()
+    if not src or src.startswith("data:"):
+        lazy = next((element.get(a) for a in LAZY_SRC_ATTRIBUTES if element.get(a)), "")
+        src = lazy.strip() or src
+    return src
+
+
+def _is_tracking_pixel(element: HtmlElement) -> bool:
+    return element.get("width") in ("0", "1") and element.get("height") in ("0", "1")
+
+
+def _image_description(element: HtmlElement) -> str:
+    for attribute in ("alt", "title"):
+        text = squash(element.get(attribute) or "")
+        if text:
+            return text
+    figure = next(element.iterancestors("figure"), None)
+    if figure is not None:
+        caption = figure.find(".//figcaption")
+        if caption is not None:
+            return plain_text(caption)
+    return ""
+
+
+# --- the entry point --------------------------------------------------------------------------
+
+
+def render_inline(element: HtmlElement, builder: PageBuilder, page: PageContext) -> str:
+    """`builder.text_of`: an element's content as one line, with the refs of the objects inside
+    (registered here, in document order)."""
+    walker = Walker(builder, page, inline=True)
+    walker.walk_children(element)
+    walker.finish()
+    return walker.rendered()
 
 
 def compile_page(data: bytes | str, url: str, *, content_type: str = "") -> CompiledPage:
+    """Compile one captured document. Pure and deterministic; never raises: whatever cannot be
+    read is said in the page's notes."""
     builder = PageBuilder(url)
     try:
-        root = lxml.html.document_fromstring(data or "<html></html>")
-    except Exception:  # placeholder only
-        return builder.build()
-    builder.title = plain_text(root.find(".//title")) if root.find(".//title") is not None else ""
-    body = root.find("body")
-    if body is not None:
-        builder.add_line(plain_text(body))
+        _compile_html(data, content_type, builder)
+    except Exception as error:  # the last line of defence: a page always comes out, saying why it is short
+        builder.note(f"compiler error ({type(error).__name__}: {str(error)[:200]}); "
+                     "the page is compiled up to that point")
     return builder.build()
+
+
+def _compile_html(data: bytes | str, content_type: str, builder: PageBuilder) -> None:
+    document = parse(data, content_type)
+    for note in document.notes:
+        builder.note(note)
+    root = document.root
+    builder.lang = squash(root.get("lang") or "")
+    base = root.find(".//base[@href]")
+    if base is not None:
+        builder.base_url = builder.resolve_url(base.get("href")) or builder.url
+    builder.title = _title(root)
+    body = root.find("body")
+    if body is None:
+        body = root
+    page = PageContext.of(body)
+    builder.text_of = lambda element: render_inline(element, builder, page)
+    walker = Walker(builder, page)
+    walker.walk(body)
+    walker.finish()
+    extract_facts(root, document.text, builder)
+    extract_facts(root, document.text, builder)
+
+
+def _title(root: HtmlElement) -> str:
+    """<title>, else og:title, else the first <h1>."""
+    title = root.find("head/title")
+    if title is None:
+        title = root.find(".//title")
+    if title is not None and squash(title.text_content()):
+        return squash(title.text_content())
+    og = root.find(".//meta[@property='og:title']")
+    if og is not None and squash(og.get("content") or ""):
+        return squash(og.get("content") or "")
+    heading = root.find(".//h1")
+    return plain_text(heading) if heading is not None else ""

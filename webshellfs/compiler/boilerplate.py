@@ -1,0 +1,126 @@
+"""Which parts of a page are chrome (boilerplate/) rather than its main text (content/).
+
+Two kinds of evidence, both deterministic:
+- what the page says: nav/aside elements, ARIA landmarks, page-level header/footer;
+- what the page shows, for pages that mark nothing: blocks named like chrome (class/id words
+  such as `sidebar`, `share`, `cookie`), skip links, and link-dense menus.
+The second kind is only applied outside the main text container, the smallest element that
+holds most of the page's paragraph text, so main text never leaves content/.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.dom import squash
+from webshellfs.compiler.rules import (
+    BOILERPLATE_TOKENS,
+    LANDMARK_ROLES,
+    LANDMARK_TAGS,
+    LINK_DENSE_MIN_LINKS,
+    LINK_DENSE_MIN_SHARE,
+    LINK_DENSE_TAGS,
+    MAIN_TEXT_MIN_CHARS,
+    MAIN_TEXT_SHARE,
+    MAIN_TEXT_TAGS,
+    PAGE_LEVEL_ROLES,
+    PAGE_LEVEL_TAGS,
+    SKIP_LINK_WORDS,
+)
+
+_WORD_BREAK = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def class_words(element: HtmlElement) -> list[str]:
+    """The words of an element's class and id: whole names and their parts
+    (`siteHeader-inner` → `siteheader-inner`, `site`, `header`, `inner`)."""
+    words: list[str] = []
+    for attribute in ("class", "id"):
+        value = element.get(attribute)
+        if not value:
+            continue
+        for name in value.split():
+            lowered = _CAMEL.sub("-", name).lower()
+            words.append(name.lower())
+            words.extend(w for w in _WORD_BREAK.split(lowered) if w)
+    return words
+
+
+def find_main_container(body: HtmlElement) -> HtmlElement | None:
+    """The smallest element holding most paragraph text: from <body>, step into the child that
+    holds at least MAIN_TEXT_SHARE of its paragraph text, for as long as one does.
+    None when the page has too little paragraph text to tell."""
+    held: dict[HtmlElement, int] = {}
+    total = 0
+    for paragraph in body.iter(*MAIN_TEXT_TAGS):
+        size = len(squash(paragraph.text_content()))
+        if not size:
+            continue
+        total += size
+        for ancestor in paragraph.iterancestors():
+            held[ancestor] = held.get(ancestor, 0) + size
+            if ancestor is body:
+                break
+        held[paragraph] = held.get(paragraph, 0) + size
+    if total < MAIN_TEXT_MIN_CHARS:
+        return None
+    container = body
+    while True:
+        share = held.get(container, 0)
+        child = max(
+            (c for c in container if isinstance(c.tag, str)),
+            key=lambda c: held.get(c, 0),
+            default=None,
+        )
+        if child is None or held.get(child, 0) < MAIN_TEXT_SHARE * share:
+            return container
+        container = child
+
+
+def landmark_region(element: HtmlElement, page_level: bool) -> str | None:
+    """The region an element declares itself to be, or None. `page_level`: not inside an
+    article, section or the main text, where header/footer belong to that piece of text."""
+    role = (element.get("role") or "").strip().lower()
+    if role in LANDMARK_ROLES and (page_level or role not in PAGE_LEVEL_ROLES):
+        return LANDMARK_ROLES[role]
+    tag = element.tag
+    if tag in LANDMARK_TAGS:
+        return LANDMARK_TAGS[tag]
+    if page_level and tag in PAGE_LEVEL_TAGS:
+        return PAGE_LEVEL_TAGS[tag]
+    return None
+
+
+def is_skip_link(element: HtmlElement) -> bool:
+    """`<a href="#main">Skip to content</a>`."""
+    if not (element.get("href") or "").startswith("#"):
+        return False
+    text = squash(element.text_content()).lower()
+    return any(text.startswith(words) for words in SKIP_LINK_WORDS)
+
+
+def peripheral_region(element: HtmlElement) -> str | None:
+    """For an element outside the main text: the region its class/id words or its link density
+    put it in, or None. Never a block that holds an <h1> (the page title stays in content/)."""
+    region = next((BOILERPLATE_TOKENS[w] for w in class_words(element) if w in BOILERPLATE_TOKENS), None)
+    if region is None and element.tag in LINK_DENSE_TAGS and _is_link_dense(element):
+        region = "nav"
+    if region is not None and element.find(".//h1") is not None:
+        return None
+    return region
+
+
+def _is_link_dense(element: HtmlElement) -> bool:
+    links = 0
+    link_chars = 0
+    for anchor in element.iter("a"):
+        if anchor.get("href") is not None:
+            links += 1
+            link_chars += len(squash(anchor.text_content()))
+    if links < LINK_DENSE_MIN_LINKS:
+        return False
+    total = len(squash(element.text_content()))
+    return total == 0 or link_chars >= LINK_DENSE_MIN_SHARE * total

@@ -1,0 +1,152 @@
+"""Bytes in, an lxml tree out: charset, decoding and parsing that never raise.
+
+The charset comes from, in order: a byte-order mark, the Content-Type header, a <meta> charset
+declaration near the top, valid UTF-8, and last a statistical guess (charset-normalizer).
+Bytes the chosen charset cannot decode become U+FFFD. The tree is parsed with libxml2's HTML
+parser in recover and huge-tree mode; what that parser still cuts is reported as a note rather
+than lost silently: a stop (nesting beyond 2048 levels is one) from its error log, other drops by
+comparing the text in the input with the text in the tree.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+
+import charset_normalizer
+import lxml.etree
+import lxml.html
+from lxml.html import HtmlElement
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([^\s;\"']+)", re.IGNORECASE)
+_META_CHARSET = re.compile(
+    rb"<meta[^>]+charset\s*=\s*[\"']?\s*([a-zA-Z0-9_.:-]+)", re.IGNORECASE
+)
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
+# C0 controls other than tab, newline and carriage return: libxml2 rejects or mangles them.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_MARKUP = re.compile(r"<!--.*?-->|<[a-zA-Z/!?][^>]*>|&#?[a-zA-Z0-9]+;", re.DOTALL)
+_WHITESPACE = re.compile(r"\s+")
+# How far into the document a <meta charset> is looked for.
+META_PRESCAN_BYTES = 4096
+# How much of the document charset detection reads.
+DETECTION_SAMPLE_BYTES = 64 * 1024
+# The tree may hold less text than the input (entities, markup-like text in scripts); below
+# this share of the input's text, the parser lost some.
+TEXT_KEPT_FLOOR = 0.9
+
+# WHATWG encoding labels that Python spells differently or that browsers read as another
+# encoding (latin-1 labels mean windows-1252; a UTF-16 label on bytes we are reading means UTF-8).
+_LABEL_ALIASES = {
+    "iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
+    "l1": "cp1252", "ascii": "cp1252", "us-ascii": "cp1252", "windows-1252": "cp1252",
+    "x-sjis": "shift_jis", "x-gbk": "gbk", "gb2312": "gbk", "x-euc-jp": "euc_jp",
+    "utf-16": "utf-8", "utf-16le": "utf-8", "utf-16be": "utf-8", "unicode": "utf-8",
+    "x-user-defined": "cp1252", "utf8": "utf-8",
+}
+
+
+@dataclass
+class ParsedDocument:
+    """The parsed tree and what parsing had to say about it (charset guesses, cuts)."""
+
+    root: HtmlElement
+    text: str
+    encoding: str
+    notes: list[str] = field(default_factory=list)
+
+
+def _codec(label: str) -> str | None:
+    """A Python codec name for a charset label, or None if unknown."""
+    name = label.strip().strip("\"'").lower()
+    name = _LABEL_ALIASES.get(name, name)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def _declared_charset(data: bytes, content_type: str) -> str | None:
+    match = _HEADER_CHARSET.search(content_type or "")
+    if match and (codec := _codec(match.group(1))):
+        return codec
+    match = _META_CHARSET.search(data[:META_PRESCAN_BYTES])
+    if match and (codec := _codec(match.group(1).decode("ascii", "replace"))):
+        return codec
+    return None
+
+
+def decode(data: bytes, content_type: str = "") -> tuple[str, str, list[str]]:
+    """Bytes → (text, codec name, notes). Never raises; undecodable bytes become U+FFFD."""
+    notes: list[str] = []
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(codec, "replace"), codec, notes
+    codec = _declared_charset(data, content_type)
+    if codec is None:
+        try:
+            return data.decode("utf-8"), "utf-8", notes
+        except UnicodeDecodeError:
+            best = charset_normalizer.from_bytes(data[:DETECTION_SAMPLE_BYTES]).best()
+            codec = _codec(best.encoding) if best is not None else None
+            codec = codec or "cp1252"
+            notes.append(f"charset not declared; decoded as {codec} (guessed)")
+    try:
+        return data.decode(codec), codec, notes
+    except UnicodeDecodeError:
+        notes.append(f"bytes that are not valid {codec} were replaced with U+FFFD")
+        return data.decode(codec, "replace"), codec, notes
+
+
+def _clean_text(text: str) -> str:
+    """Text lxml accepts: no encoding declaration, no stray controls, no lone surrogates."""
+    text = _XML_DECLARATION.sub("", text, count=1)
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(" ", text)
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _visible_chars(text: str) -> int:
+    return len(_WHITESPACE.sub("", text))
+
+
+def _text_lost(source: str, root: HtmlElement) -> bool:
+    """Whether the tree holds clearly less text than the source, i.e. the parser dropped some."""
+    source_chars = _visible_chars(_MARKUP.sub("", source))
+    if source_chars == 0:
+        return False
+    tree_chars = _visible_chars(lxml.etree.tostring(root, method="text", encoding="unicode"))
+    return tree_chars < TEXT_KEPT_FLOOR * source_chars
+
+
+def _empty_root() -> HtmlElement:
+    return lxml.html.document_fromstring("<html><body></body></html>")
+
+
+def parse(data: bytes | str, content_type: str = "") -> ParsedDocument:
+    """Decode and parse a document; never raises. An empty or unparsable input gives an empty
+    <html><body> tree."""
+    if isinstance(data, str):
+        text, encoding, notes = data, "utf-8", []
+    else:
+        text, encoding, notes = decode(data, content_type)
+    text = _clean_text(text)
+    parser = lxml.html.HTMLParser(huge_tree=True, recover=True, encoding="utf-8")
+    try:
+        root = lxml.html.document_fromstring(text.encode("utf-8"), parser=parser)
+    except (lxml.etree.ParserError, ValueError, TypeError):
+        root = None
+    if root is None or not isinstance(root.tag, str):
+        return ParsedDocument(_empty_root(), text, encoding, notes)
+    stopped = [e.message for e in parser.error_log if e.level_name == "FATAL"]
+    if stopped:
+        notes.append(f"the HTML parser stopped early ({stopped[0].strip()}); text after that point is missing")
+    elif _text_lost(text, root):
+        notes.append("the HTML parser dropped part of the text (a malformed region); the rest is kept")
+    return ParsedDocument(root, text, encoding, notes)

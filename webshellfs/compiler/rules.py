@@ -1,0 +1,101 @@
+"""The compiler's rule data: which tags are skipped, which break lines, which regions are page
+chrome, and the limits. Tables only; the walker (walker.py), the parser (parse.py) and the
+boilerplate rules (boilerplate.py) read them.
+"""
+
+from __future__ import annotations
+
+# Never rendered as page text: raw text, metadata, embedded documents and drawings.
+SKIP_TAGS = frozenset({
+    "script", "style", "template", "noscript", "noembed", "noframes", "head", "title", "meta",
+    "link", "base", "iframe", "frame", "frameset", "object", "embed", "canvas", "desc", "video",
+    "audio", "source", "track", "map", "area", "param", "datalist", "rp", "slot",
+})
+
+# Elements that end the running line before and after them (everything else is inline).
+BLOCK_TAGS = frozenset({
+    "html", "body", "address", "article", "aside", "blockquote", "center", "details", "dialog",
+    "dd", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2",
+    "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "legend", "li", "main", "menu", "nav",
+    "ol", "p", "pre", "section", "summary", "table", "caption", "thead", "tbody", "tfoot", "tr",
+    "td", "th", "ul", "option", "optgroup", "textarea", "output", "search", "listing", "plaintext",
+    "xmp",
+})
+
+HEADING_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+# role=heading without a usable aria-level is level 2 (the ARIA default).
+DEFAULT_ARIA_HEADING_LEVEL = 2
+# A "heading" longer than this is a block someone wrapped in <hN>: it stays text.
+MAX_HEADING_CHARS = 300
+
+LIST_TAGS = frozenset({"ul", "ol", "menu"})
+ORDERED_LIST_TAGS = frozenset({"ol"})
+# Inline elements whose text is code: wrapped in backticks when they hold only text.
+INLINE_CODE_TAGS = frozenset({"code", "kbd", "samp", "tt"})
+PREFORMATTED_TAGS = frozenset({"pre", "listing", "plaintext", "xmp"})
+
+# Lazy-loading attributes carrying the real image URL when `src` is a placeholder.
+LAZY_SRC_ATTRIBUTES = ("data-src", "data-lazy-src", "data-original", "data-url")
+LAZY_SRCSET_ATTRIBUTES = ("data-srcset", "data-lazy-srcset")
+
+# --- regions (boilerplate/) -------------------------------------------------------------------
+
+# ARIA landmark roles → the boilerplate file they go to.
+LANDMARK_ROLES = {
+    "navigation": "nav",
+    "banner": "header",
+    "contentinfo": "footer",
+    "complementary": "aside",
+    "search": "search",
+}
+# Elements that are always chrome.
+LANDMARK_TAGS = {"nav": "nav", "aside": "aside", "search": "search"}
+# Elements that are chrome only at page level (an article's own header keeps its title).
+PAGE_LEVEL_TAGS = {"header": "header", "footer": "footer"}
+# Roles that are chrome only at page level, like the elements above.
+PAGE_LEVEL_ROLES = frozenset({"banner", "contentinfo"})
+# Inside these, <header>/<footer> belong to the article or section, not to the page.
+SECTIONING_TAGS = frozenset({"article", "main", "section", "aside", "nav"})
+SECTIONING_ROLES = frozenset({"article", "main", "region"})
+
+# class/id words marking peripheral blocks, → the boilerplate file. A block is matched when one
+# of its class or id words (split at `-`, `_`, spaces, camelCase) is in this table; it is only
+# applied outside the main text container (see boilerplate.py).
+BOILERPLATE_TOKENS = {
+    "nav": "nav", "navbar": "nav", "navigation": "nav", "menu": "nav", "menubar": "nav",
+    "breadcrumb": "nav", "breadcrumbs": "nav", "pagination": "nav", "pager": "nav",
+    "skip": "nav", "toc": "nav",
+    "header": "header", "masthead": "header", "topbar": "header", "banner": "header",
+    "footer": "footer", "colophon": "footer", "copyright": "footer",
+    "sidebar": "aside", "aside": "aside", "widget": "aside", "widgets": "aside", "rail": "aside",
+    "related": "related", "recommended": "related", "recommendations": "related",
+    "more-stories": "related", "promo": "related", "outbrain": "related", "taboola": "related",
+    "share": "share", "sharing": "share", "social": "share", "sharebar": "share",
+    "cookie": "consent", "cookies": "consent", "consent": "consent", "gdpr": "consent",
+    "newsletter": "newsletter", "subscribe": "newsletter", "signup": "newsletter",
+    "comments": "comments", "comment": "comments", "disqus": "comments",
+    "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
+    "modal": "popup", "popup": "popup", "overlay": "popup",
+}
+
+# A block outside the main text is a menu when it holds at least this many links and links
+# make up at least this share of its text.
+LINK_DENSE_MIN_LINKS = 3
+LINK_DENSE_MIN_SHARE = 0.6
+LINK_DENSE_TAGS = frozenset({"ul", "ol", "menu", "div", "section", "table", "p", "dl"})
+# The main text container: descend from <body> into the child holding at least this share of
+# the paragraph text, as long as one does (see boilerplate.find_main_container).
+MAIN_TEXT_SHARE = 0.66
+MAIN_TEXT_TAGS = ("p", "pre")
+# Below this much paragraph text there is no evidence for a main container: no heuristics.
+MAIN_TEXT_MIN_CHARS = 200
+
+# Same-page links whose text says they skip the chrome.
+SKIP_LINK_WORDS = ("skip to", "skip navigation", "jump to content", "jump to main")
+
+# --- limits (anything cut is said in _map.md notes) --------------------------------------------
+
+MAX_SECTIONS = 2000
+MAX_TEXT_CHARS = 100_000_000
+# Longer paragraphs are wrapped at a space into several lines, so grep output stays usable.
+MAX_LINE_CHARS = 4000
