@@ -8,7 +8,9 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -90,6 +92,38 @@ def test_numbering_continues_across_reopen_and_failed_writes_take_no_number(tmp_
         assert record is not None
         assert (record.request_id, record.session, record.outcome) == ("R0001", "s1", "ok")
         assert store.log_numbers() == [1]
+
+
+def test_reads_go_on_during_a_long_write_and_never_see_half_a_page(tmp_path: Path) -> None:
+    halfway = threading.Event()
+    finish = threading.Event()
+
+    def slow_files(page_id: str) -> Iterator[tuple[str, bytes]]:
+        for index in range(20):
+            if index == 10:
+                halfway.set()
+                finish.wait(10)
+            yield f"content/{index:02d}.md", b"x" * 1000
+
+    with Store(tmp_path / "cache.sqlite") as store:
+        first = add(store)
+        writer = threading.Thread(
+            target=store.add_page, args=(lambda page_id: dict(slow_files(page_id)),),
+            kwargs={"title": "big", "url": "http://big/"},
+        )
+        writer.start()
+        try:
+            assert halfway.wait(10)
+            started = time.perf_counter()
+            for _ in range(50):
+                assert [r.page_id for r in store.pages()] == [first]
+                assert store.read_file(first, "_map.md") == FILES["_map.md"]
+                assert store.page_files("N0002") == []
+            assert time.perf_counter() - started < 2
+        finally:
+            finish.set()
+            writer.join(10)
+        assert len(store.page_files("N0002")) == 20
 
 
 def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ Invariants:
 - File contents live in `blobs`, once per content hash, so states share unchanged files.
 - One process owns a cache file at a time: an exclusive `flock` on `<cache>.lock`.
 - The API is synchronous and short. Reads are point queries on indexes and run on whichever
-  thread asks (the FUSE thread); writes take the write lock and are meant for worker threads.
-  Two connections (one for reads, one for writes) let WAL serve reads while a write runs.
+  thread asks, each thread on its own read-only connection, so the FUSE thread never waits for
+  a worker's read; WAL serves them all while a write runs. Writes share one connection behind
+  the write lock and are meant for worker threads.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,8 +139,14 @@ def _lock_file(path: Path) -> int:
     return fd
 
 
+class _Connection(sqlite3.Connection):
+    """A plain connection that can be weakly referenced (so a store can close its readers)."""
+
+
 def _connect(path: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    connection = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, timeout=30, factory=_Connection
+    )
     connection.execute("PRAGMA busy_timeout = 30000")
     return connection
 
@@ -150,11 +158,11 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock_fd = _lock_file(self.path)
+        self._local = threading.local()
+        self._readers: weakref.WeakSet[sqlite3.Connection] = weakref.WeakSet()
         try:
             self._writer = _connect(self.path)
             self._prepare_schema()
-            self._reader = _connect(self.path)
-            self._reader.execute("PRAGMA query_only = ON")
         except sqlite3.DatabaseError as error:
             self._release()
             raise StoreError(f"cannot open the cache {self.path}: {error}") from error
@@ -162,9 +170,8 @@ class Store:
             self._release()
             raise
         self._write_lock = threading.Lock()
-        self._read_lock = threading.Lock()
         self._ids_lock = threading.Lock()
-        last_log = self._reader.execute("SELECT max(number) FROM log").fetchone()[0]
+        last_log = self._writer.execute("SELECT max(number) FROM log").fetchone()[0]
         self._next_request = (last_log or 0) + 1
         self.generation = 0  # bumped on every page write, so callers can cache listings
 
@@ -198,11 +205,11 @@ class Store:
             raise StoreError(f"the cache {self.path} has unknown schema version {version}")
 
     def _release(self) -> None:
-        for name in ("_reader", "_writer"):
-            connection = getattr(self, name, None)
-            if connection is not None:
-                connection.close()
-                setattr(self, name, None)
+        for reader in list(self._readers):
+            reader.close()
+        writer = getattr(self, "_writer", None)
+        if writer is not None:
+            writer.close()
         if self._lock_fd >= 0:
             os.close(self._lock_fd)
             self._lock_fd = -1
@@ -210,7 +217,7 @@ class Store:
     def close(self) -> None:
         if self._lock_fd < 0:
             return
-        with self._write_lock, self._read_lock:
+        with self._write_lock:
             self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._release()
 
@@ -301,9 +308,21 @@ class Store:
 
     # --- read side (any thread; point queries) -------------------------------------------------
 
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read-only connection, opened on first use; it closes with its thread
+        (or with the store)."""
+        connection: sqlite3.Connection | None = getattr(self._local, "reader", None)
+        if connection is None:
+            if self._lock_fd < 0:
+                raise StoreError(f"the cache {self.path} is closed")
+            connection = _connect(self.path)
+            connection.execute("PRAGMA query_only = ON")
+            self._local.reader = connection
+            self._readers.add(connection)
+        return connection
+
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._read_lock:
-            return self._reader.execute(sql, args).fetchall()
+        return self._reader().execute(sql, args).fetchall()
 
     def page(self, page: PageId) -> PageRecord | None:
         rows = self._query(
@@ -346,7 +365,7 @@ class Store:
 
     def read_blob(self, blob: int, offset: int = 0, size: int = -1) -> bytes:
         """A slice of one stored file; only the pages holding that slice are read."""
-        with self._read_lock, self._reader.blobopen("blobs", "data", blob, readonly=True) as handle:
+        with self._reader().blobopen("blobs", "data", blob, readonly=True) as handle:
             length = len(handle)
             if offset >= length:
                 return b""
