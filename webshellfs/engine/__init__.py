@@ -41,6 +41,7 @@ __all__ = ["Engine", "Entry", "Outcome", "Response", "page_meta"]
 log = logging.getLogger(__name__)
 
 REQUEST_SHOWN = 300
+TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
 # Media the compiler has no rules for; anything else (HTML, XML, PDF, JSON, text, no type) is
 # compiled, and the compiler decides how.
 NOT_DOCUMENTS = ("image/", "audio/", "video/", "font/", "application/octet-stream",
@@ -214,7 +215,7 @@ class Engine:
         store_it = functools.partial(
             self.store.add_page,
             lambda page_id: render_page(page, page_id),
-            title=clean_field(page.title),
+            title=clean_field(page.title)[:TITLE_CHARS],
             url=capture.url,
             via="open",
             meta=page_meta(page, capture),

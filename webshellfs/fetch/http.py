@@ -76,7 +76,8 @@ class HttpFetcher:
                     headers=tuple(response.headers.items()),
                 )
             finally:
-                await response.aclose()
+                with trio.CancelScope(shield=True):  # a cancelled fetch still returns its connection
+                    await response.aclose()
         raise FetchError(f"more than {MAX_REDIRECTS} redirects from {requested}")
 
     async def _read_capped(self, response: httpx.Response) -> bytes:
