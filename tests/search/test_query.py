@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webshellfs.errors import UsageError
+from webshellfs.errors import CommandSyntaxError
 from webshellfs.search import validate_query
 
 
@@ -23,6 +23,6 @@ def test_whitespace_is_squashed() -> None:
     ],
 )
 def test_bad_queries_are_refused_with_the_reason(query: str, message: str) -> None:
-    with pytest.raises(UsageError) as raised:
+    with pytest.raises(CommandSyntaxError) as raised:
         validate_query(query)
     assert str(raised.value) == message

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from webshellfs.config import Settings
-from webshellfs.errors import SearchError, UsageError
+from webshellfs.errors import CommandSyntaxError, SearchError, UsageError
 from webshellfs.search import brave, ddgs, local, searxng, serper
 from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
 from webshellfs.search.outcomes import FetchOutcome, OutcomeKind
@@ -75,12 +75,15 @@ def backend_from_spec(
 
 
 def validate_query(query: str) -> str:
-    """The query with its whitespace squashed, or UsageError saying why it cannot be searched."""
+    """The query with its whitespace squashed, or CommandSyntaxError (a malformed command, so
+    EINVAL) saying why it cannot be searched."""
     if _CONTROL.search(query.replace("\t", " ")):
-        raise UsageError("the query contains control characters; write it as plain text")
+        raise CommandSyntaxError("the query contains control characters; write it as plain text")
     squashed = " ".join(query.split())
     if not squashed:
-        raise UsageError("retrieve needs a query: retrieve [-k N] <query…>")
+        raise CommandSyntaxError("retrieve needs a query: retrieve [-k N] <query…>")
     if len(squashed) > MAX_QUERY_CHARS:
-        raise UsageError(f"the query is {len(squashed)} characters; the limit is {MAX_QUERY_CHARS}")
+        raise CommandSyntaxError(
+            f"the query is {len(squashed)} characters; the limit is {MAX_QUERY_CHARS}"
+        )
     return squashed

@@ -74,7 +74,7 @@ MESSAGE_KINDS: tuple[tuple[re.Pattern[str], OutcomeKind, str], ...] = (
         "DNS failure",
     ),
     (
-        re.compile(r"over the limit of \d+|too large", re.IGNORECASE),
+        re.compile(r"over the limit of \d+|larger than \d+ bytes|too large", re.IGNORECASE),
         OutcomeKind.TOO_LARGE,
         "too large",
     ),
