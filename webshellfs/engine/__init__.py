@@ -85,10 +85,11 @@ def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> s
     if capture.requested_url != capture.url:
         lines.append(f"asked for: {capture.requested_url}")
     content = sum(1 for s in page.sections if s.kind == "content")
-    lines.append(
-        f"{content} sections · {len(page.tables)} tables · {len(page.links)} links · "
-        f"{len(page.actions)} actions · {len(page.facts)} facts"
+    counts = (
+        (content, "section"), (len(page.tables), "table"), (len(page.links), "link"),
+        (len(page.actions), "action"), (len(page.facts), "fact"),
     )
+    lines.append(" · ".join(f"{n} {noun}{'' if n == 1 else 's'}" for n, noun in counts))
     lines.append(f"next: cat {page_id}/_map.md   then grep -rn WORD {page_id}/content/")
     return "\n".join(lines) + "\n"
 
