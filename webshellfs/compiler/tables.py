@@ -33,7 +33,7 @@ from webshellfs.compiler.dom import is_hidden, plain_text
 from webshellfs.contract.records import Cell
 
 # Grid positions kept per table; rows past it are cut and said in the notes.
-MAX_CELLS = 100_000
+MAX_CELLS = 50_000
 # HTML itself clamps colspan to 1000 and rowspan to 65534.
 MAX_COLUMNS = 1_000
 MAX_ROWSPAN = 65_534
@@ -121,7 +121,7 @@ def _source_rows(table: HtmlElement) -> tuple[HtmlElement | None, list[_Row], in
         total += 1
         if budget <= 0:
             continue
-        slots = [_slot(td, in_head) for td in tr if _is_tag(td, CELL_TAGS) and not is_hidden(td)]
+        slots = [_slot(td, in_head) for td in tr if td.tag in CELL_TAGS]
         budget -= max(1, sum(s.colspan for s in slots))
         rows.append(_Row(in_head, slots))
     for child in table:
@@ -142,13 +142,11 @@ def _row_elements(table: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
             yield from ((tr, ROW_GROUPS[tag]) for tr in child if tr.tag == "tr" and not is_hidden(tr))
 
 
-def _is_tag(node: HtmlElement, tags: frozenset[str]) -> bool:
-    return isinstance(node.tag, str) and node.tag in tags
-
-
 def _span(value: str | None, limit: int) -> int:
     """A rowspan/colspan value as browsers read it: leading digits, 1 when absent or invalid."""
-    match = _LEADING_NUMBER.match(value or "")
+    if value is None:
+        return 1
+    match = _LEADING_NUMBER.match(value)
     return min(int(match.group(1)), limit) if match else 1
 
 
@@ -228,6 +226,9 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
         for slot in row.slots:
             before = (len(builder.actions), len(builder.links), len(builder.tables), len(builder.images))
             slot.text = builder.text_of(slot.element)
+            slot.label = slot.text
+            if before == (len(builder.actions), len(builder.links), len(builder.tables), len(builder.images)):
+                continue
             registered = (
                 [a.id for a in builder.actions[before[0]:]]
                 + [link.id for link in builder.links[before[1]:]]
@@ -236,7 +237,7 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
             )
             slot.refs = _in_text_order(registered, slot.text)
             # A label is plain text: the refs of a sortable header stay out of every cell line.
-            slot.label = plain_text(slot.element) if slot.refs else slot.text
+            slot.label = plain_text(slot.element)
 
 
 def _in_text_order(ids: list[str], text: str) -> tuple[str, ...]:

@@ -1,0 +1,172 @@
+"""tables.py: data tables become labelled cells (rowspan/colspan expanded), layout tables stay text."""
+
+from __future__ import annotations
+
+import time
+
+import lxml.html
+
+from tests.compiler.constructor_driver import drive, page_html
+from webshellfs.compiler.builder import Emitted, PageBuilder
+from webshellfs.compiler.dom import plain_text
+from webshellfs.compiler.tables import MAX_CELLS, build_table
+
+SHOP = "https://shop.example.test/p/oxford"
+CLUB = "https://club.example.test/results"
+
+
+def lines(files: dict[str, bytes], path: str) -> list[str]:
+    return files[path].decode().splitlines()
+
+
+def table_of(html: str) -> tuple[Emitted, PageBuilder]:
+    """build_table on the first <table>, cells rendered as plain text."""
+    root = lxml.html.document_fromstring(html)
+    builder = PageBuilder("https://example.test/")
+    builder.text_of = plain_text
+    return build_table(root.find(".//table"), builder), builder
+
+
+def test_size_table_labels_every_cell_with_its_row_and_column() -> None:
+    files = drive(page_html("tables-sizes.html"), SHOP)
+    assert lines(files, "tables/T01.cells") == [
+        "cell\trow\trow_label\tcol_label\tvalue\trefs",
+        "r4c1\t4\tRegular fit > Small\tSize\tSmall\t",
+        "r4c2\t4\tRegular fit > Small\tBody > Chest\t90\t",
+        "r4c3\t4\tRegular fit > Small\tBody > Waist\t76\t",
+        "r4c4\t4\tRegular fit > Small\tSleeve\t84\t",
+        "r5c1\t5\tRegular fit > Medium\tSize\tMedium\t",
+        "r5c2\t5\tRegular fit > Medium\tBody > Chest\t96\t",
+        "r5c3\t5\tRegular fit > Medium\tBody > Waist\t82\t",
+        "r5c4\t5\tRegular fit > Medium\tSleeve\t84\t",
+        "r6c1\t6\tRegular fit > Large\tSize\tLarge\t",
+        "r6c2\t6\tRegular fit > Large\tBody > Chest\ton request\t",
+        "r6c3\t6\tRegular fit > Large\tBody > Waist\ton request\t",
+        "r6c4\t6\tRegular fit > Large\tSleeve\t86\t",
+    ]
+
+
+def test_grep_medium_returns_values_with_their_labels() -> None:
+    files = drive(page_html("tables-sizes.html"), SHOP)
+    medium = [line for line in lines(files, "tables/T01.cells") if "Medium" in line]
+    assert "r5c2\t5\tRegular fit > Medium\tBody > Chest\t96\t" in medium
+    assert "r5c4\t5\tRegular fit > Medium\tSleeve\t84\t" in medium  # rowspan from Small's row
+
+
+def test_grid_keeps_header_rows_and_expands_spans() -> None:
+    files = drive(page_html("tables-sizes.html"), SHOP)
+    assert lines(files, "tables/T01.tsv") == [
+        "Size\tBody\tBody\tSleeve",
+        "Size\tChest\tWaist\tSleeve",
+        "Regular fit\tRegular fit\tRegular fit\tRegular fit",
+        "Small\t90\t76\t84",
+        "Medium\t96\t82\t84",
+        "Large\ton request\ton request\t86",
+    ]
+
+
+def test_table_mention_carries_its_size_and_caption() -> None:
+    files = drive(page_html("tables-sizes.html"), SHOP)
+    assert lines(files, "content/00-intro.md")[1:3] == [
+        '[T01 6×4 "Shirt sizes (cm)" → tables/T01.cells]',
+        "[T02 3×3 → tables/T02.cells]",
+    ]
+
+
+def test_links_and_buttons_in_a_cell_are_its_refs_in_document_order() -> None:
+    files = drive(page_html("tables-sizes.html"), SHOP)
+    assert lines(files, "tables/T02.cells") == [
+        "cell\trow\trow_label\tcol_label\tvalue\trefs",
+        "r2c1\t2\tWhite\tColour\tWhite\t",
+        "r2c2\t2\tWhite\tIn stock\t12\t",
+        'r2c3\t2\tWhite\tBuy\tDetails [L0001] [A0001 button "Add to cart"]\tL0001 A0001',
+        "r3c1\t3\tBlue\tColour\tBlue\t",
+        "r3c2\t3\tBlue\tIn stock\t0\t",
+        "r3c3\t3\tBlue\tBuy\tNotify me [L0002]\tL0002",
+    ]
+    assert lines(files, "actions.tsv")[1] == "A0001\tclick\tAdd to cart\t\t\tcontent/00-intro.md"
+
+
+def test_nested_table_is_its_own_table_numbered_after_the_outer_one() -> None:
+    files = drive(page_html("tables-nested.html"), CLUB)
+    assert lines(files, "tables/T01.cells")[3] == (
+        "r2c3\t2\tNorth\tTable\t[T02 3×2 → tables/T02.cells]\tT02"
+    )
+    assert lines(files, "tables/T02.cells") == [
+        "cell\trow\trow_label\tcol_label\tvalue\trefs",
+        "r2c1\t2\tRavens\tTeam\tRavens\t",
+        "r2c2\t2\tRavens\tPoints\t31\t",
+        "r3c1\t3\tOwls\tTeam\tOwls\t",
+        "r3c2\t3\tOwls\tPoints\t27\t",
+    ]
+
+
+def test_layout_table_is_walked_as_text() -> None:
+    files = drive(page_html("tables-nested.html"), CLUB)
+    # The role=presentation wrapper holds no table of its own; its link is still found.
+    assert lines(files, "links.tsv")[1] == "L0001\thttps://club.example.test/archive\tArchive\tcontent/00-intro.md"
+    assert lines(files, "content/00-intro.md")[1:] == [
+        "[T01 3×3 → tables/T01.cells]",
+        "[T03 3×2 → tables/T03.cells]",
+    ]
+
+
+def test_wrapper_table_without_headers_holding_page_structure_is_layout() -> None:
+    emitted, builder = table_of(
+        "<table><tr><td><h1>Title</h1><p>Intro</p></td><td><ul><li>Menu</li></ul></td></tr>"
+        "<tr><td><p>Body</p></td><td>Side</td></tr></table>"
+    )
+    assert emitted == Emitted(descend=True)
+    assert builder.tables == []
+
+
+def test_single_column_and_single_row_tables_are_layout() -> None:
+    assert table_of("<table><tr><th>A</th></tr><tr><td>1</td></tr></table>")[0] == Emitted(descend=True)
+    assert table_of("<table><tr><th>A</th><td>1</td></tr></table>")[0] == Emitted(descend=True)
+
+
+def test_bold_first_row_labels_the_columns() -> None:
+    files = drive(page_html("tables-nested.html"), CLUB)
+    assert lines(files, "tables/T03.cells")[1:3] == [
+        "r2c1\t2\tRiverside\tVenue\tRiverside\t",
+        "r2c2\t2\tRiverside\tCapacity\t4,000\t",
+    ]
+
+
+def test_header_column_labels_rows_of_a_vertical_table() -> None:
+    _, builder = table_of(
+        "<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colour</th><td>Red</td></tr></table>"
+    )
+    assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
+        ("Weight", "", "Weight"),
+        ("Weight", "", "2 kg"),
+        ("Colour", "", "Colour"),
+        ("Colour", "", "Red"),
+    ]
+
+
+def test_huge_spans_are_clamped() -> None:
+    started = time.perf_counter()
+    emitted, builder = table_of(
+        "<table><tr><th>Key</th><th>A</th><th>B</th></tr>"
+        '<tr><td rowspan="65534">k</td><td colspan="100000">wide</td></tr>'
+        "<tr><td>1</td><td>2</td></tr></table>"
+    )
+    assert time.perf_counter() - started < 1
+    table = builder.tables[0]
+    assert emitted.inline == "[T01 3×1000 → tables/T01.cells]"
+    assert table.grid[2][:4] == ("k", "1", "2", "")
+    assert len(table.cells) == 1000 + 3  # row 2: k and 999 × "wide"; row 3: k, 1, 2
+
+
+def test_a_million_cells_are_cut_to_the_limit_with_a_note() -> None:
+    row = "<tr>" + "<td>7</td>" * 1000 + "</tr>"
+    html = "<table><tr>" + "<th>h</th>" * 1000 + "</tr>" + row * 1000 + "</table>"
+    started = time.perf_counter()
+    emitted, builder = table_of(html)
+    assert time.perf_counter() - started < 10
+    kept = MAX_CELLS // 1000
+    assert emitted.inline == f"[T01 {kept}×1000 → tables/T01.cells]"
+    assert builder.notes == [
+        f"T01: kept the first {kept} of 1001 rows (limit {MAX_CELLS} cells per table)"
+    ]
