@@ -416,3 +416,42 @@ def test_media_that_is_not_a_document_is_refused(tmp_path: Path) -> None:
         )
 
     trio.run(main)
+
+
+def test_a_fetch_timeout_is_a_timeout(tmp_path: Path, site: FixtureSite) -> None:
+    slow = site.url("/slow?delay=2")
+
+    async def body(engine: Engine) -> None:
+        response = await engine.command(f"open {slow}", "s1")
+        assert response.outcome is Outcome.TIMEOUT
+        assert response.text == f"R0001 timeout: open {slow}\nno complete answer from {slow} within 0.3 s\n"
+
+    run(tmp_path, body, fetch_timeout=0.3)
+
+
+class Broken:
+    """A fetcher with a bug in it (for the error path only)."""
+
+    async def fetch(self, url: str) -> Capture:
+        raise KeyError("surprise")
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_an_unexpected_error_fails_the_command_and_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def main() -> None:
+        config = settings(tmp_path)
+        engine = Engine(Store(config.cache), Broken(), config)
+        try:
+            response = await engine.command("open http://x.test/", "s1")
+        finally:
+            await engine.aclose()
+        assert response.outcome is Outcome.FAILED
+        assert response.text == "R0001 failed: open http://x.test/\ninternal error (KeyError); see the daemon's log\n"
+
+    trio.run(main)
+    assert [r.getMessage() for r in caplog.records] == ["command failed unexpectedly: open http://x.test/"]
+    assert caplog.records[0].exc_info is not None
