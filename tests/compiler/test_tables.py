@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import lxml.html
 
-from tests.compiler.constructor_driver import drive, page_html
+from webshellfs.compiler import compile_page
 from webshellfs.compiler.builder import Emitted, PageBuilder
 from webshellfs.compiler.dom import plain_text
 from webshellfs.compiler.tables import MAX_CELLS, build_table
+from webshellfs.contract.layout import render_page
+
+PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
 
 SHOP = "https://shop.example.test/p/oxford"
 CLUB = "https://club.example.test/results"
+
+
+def compiled(name: str, url: str) -> dict[str, bytes]:
+    return render_page(compile_page((PAGES / name).read_bytes(), url))
 
 
 def lines(files: dict[str, bytes], path: str) -> list[str]:
@@ -28,7 +36,7 @@ def table_of(html: str) -> tuple[Emitted, PageBuilder]:
 
 
 def test_size_table_labels_every_cell_with_its_row_and_column() -> None:
-    files = drive(page_html("tables-sizes.html"), SHOP)
+    files = compiled("tables-sizes.html", SHOP)
     assert lines(files, "tables/T01.cells") == [
         "cell\trow\trow_label\tcol_label\tvalue\trefs",
         "r4c1\t4\tRegular fit > Small\tSize\tSmall\t",
@@ -47,14 +55,14 @@ def test_size_table_labels_every_cell_with_its_row_and_column() -> None:
 
 
 def test_grep_medium_returns_values_with_their_labels() -> None:
-    files = drive(page_html("tables-sizes.html"), SHOP)
+    files = compiled("tables-sizes.html", SHOP)
     medium = [line for line in lines(files, "tables/T01.cells") if "Medium" in line]
     assert "r5c2\t5\tRegular fit > Medium\tBody > Chest\t96\t" in medium
     assert "r5c4\t5\tRegular fit > Medium\tSleeve\t84\t" in medium  # rowspan from Small's row
 
 
 def test_grid_keeps_header_rows_and_expands_spans() -> None:
-    files = drive(page_html("tables-sizes.html"), SHOP)
+    files = compiled("tables-sizes.html", SHOP)
     assert lines(files, "tables/T01.tsv") == [
         "Size\tBody\tBody\tSleeve",
         "Size\tChest\tWaist\tSleeve",
@@ -66,15 +74,15 @@ def test_grid_keeps_header_rows_and_expands_spans() -> None:
 
 
 def test_table_mention_carries_its_size_and_caption() -> None:
-    files = drive(page_html("tables-sizes.html"), SHOP)
-    assert lines(files, "content/00-intro.md")[1:3] == [
-        '[T01 6×4 "Shirt sizes (cm)" → tables/T01.cells]',
-        "[T02 3×3 → tables/T02.cells]",
-    ]
+    files = compiled("tables-sizes.html", SHOP)
+    assert lines(files, "content/02-size-guide.md")[-1] == (
+        '[T01 6×4 "Shirt sizes (cm)" → tables/T01.cells]'
+    )
+    assert lines(files, "content/03-stock.md")[-1] == "[T02 3×3 → tables/T02.cells]"
 
 
 def test_links_and_buttons_in_a_cell_are_its_refs_in_document_order() -> None:
-    files = drive(page_html("tables-sizes.html"), SHOP)
+    files = compiled("tables-sizes.html", SHOP)
     assert lines(files, "tables/T02.cells") == [
         "cell\trow\trow_label\tcol_label\tvalue\trefs",
         "r2c1\t2\tWhite\tColour\tWhite\t",
@@ -84,11 +92,11 @@ def test_links_and_buttons_in_a_cell_are_its_refs_in_document_order() -> None:
         "r3c2\t3\tBlue\tIn stock\t0\t",
         "r3c3\t3\tBlue\tBuy\tNotify me [L0002]\tL0002",
     ]
-    assert lines(files, "actions.tsv")[1] == "A0001\tclick\tAdd to cart\t\t\tcontent/00-intro.md"
+    assert lines(files, "actions.tsv")[1] == "A0001\tclick\tAdd to cart\t\t\tcontent/03-stock.md"
 
 
 def test_nested_table_is_its_own_table_numbered_after_the_outer_one() -> None:
-    files = drive(page_html("tables-nested.html"), CLUB)
+    files = compiled("tables-nested.html", CLUB)
     assert lines(files, "tables/T01.cells")[3] == (
         "r2c3\t2\tNorth\tTable\t[T02 3×2 → tables/T02.cells]\tT02"
     )
@@ -102,10 +110,12 @@ def test_nested_table_is_its_own_table_numbered_after_the_outer_one() -> None:
 
 
 def test_layout_table_is_walked_as_text() -> None:
-    files = drive(page_html("tables-nested.html"), CLUB)
-    # The role=presentation wrapper holds no table of its own; its link is still found.
-    assert lines(files, "links.tsv")[1] == "L0001\thttps://club.example.test/archive\tArchive\tcontent/00-intro.md"
-    assert lines(files, "content/00-intro.md")[1:] == [
+    files = compiled("tables-nested.html", CLUB)
+    # The role=presentation wrapper is no table: its heading, text and link are page text.
+    assert lines(files, "content/01-club-results.md") == [
+        "# Club results",
+        "Results of the spring season.",
+        "- Archive [L0001]",
         "[T01 3×3 → tables/T01.cells]",
         "[T03 3×2 → tables/T03.cells]",
     ]
@@ -126,7 +136,7 @@ def test_single_column_and_single_row_tables_are_layout() -> None:
 
 
 def test_bold_first_row_labels_the_columns() -> None:
-    files = drive(page_html("tables-nested.html"), CLUB)
+    files = compiled("tables-nested.html", CLUB)
     assert lines(files, "tables/T03.cells")[1:3] == [
         "r2c1\t2\tRiverside\tVenue\tRiverside\t",
         "r2c2\t2\tRiverside\tCapacity\t4,000\t",

@@ -100,11 +100,11 @@ def _mentions(data: bytes | str, word: str) -> bool:
 
 
 class _Facts:
-    """Adds facts once each, up to MAX_FACTS."""
+    """Adds facts once each (counting those already on the page), up to MAX_FACTS."""
 
     def __init__(self, builder: PageBuilder) -> None:
         self.builder = builder
-        self.seen: set[tuple[str, str]] = set()
+        self.seen: set[tuple[str, str]] = {(f.key, f.value) for f in builder.facts}
         self.dropped = 0
 
     def add(self, key: str, value: str) -> None:
