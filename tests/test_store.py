@@ -51,6 +51,14 @@ def test_the_page_id_is_handed_to_render(tmp_path: Path) -> None:
         assert store.read_file(record.page_id, "_map.md") == b"page: N0002\n"
 
 
+@pytest.mark.parametrize("relpath", ["../escape.md", "/abs.md", "content//x.md", "content/./x.md", ""])
+def test_a_file_path_leaving_the_page_is_refused_and_nothing_is_written(tmp_path: Path, relpath: str) -> None:
+    with Store(tmp_path / "cache.sqlite") as store:
+        with pytest.raises(StoreError, match="refusing a page file path that leaves its directory"):
+            add(store, {**FILES, relpath: b"x"})
+        assert store.pages() == []
+
+
 def test_reads_a_slice_of_a_large_file(tmp_path: Path) -> None:
     big = bytes(range(256)) * (20 * 1024 * 4)  # 20 MiB
     with Store(tmp_path / "cache.sqlite") as store:

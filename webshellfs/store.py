@@ -255,6 +255,7 @@ class Store:
                 assert number is not None
                 files = render(format_page_id(number))
                 for relpath, data in files.items():
+                    _check_relpath(relpath)
                     blob = self._put_blob(bytes(data))
                     db.execute(
                         "INSERT INTO files(page, relpath, blob, size) VALUES (?, ?, ?, ?)",
@@ -265,8 +266,11 @@ class Store:
                     (number, json.dumps(dict(meta or {}), ensure_ascii=False, sort_keys=True)),
                 )
                 db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
+            except BaseException as error:
+                if db.in_transaction:  # SQLite may have rolled back already (disk full…)
+                    db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise StoreError(f"cannot write to the cache {self.path}: {error}") from error
                 raise
             self.generation += 1
         return PageRecord(number, parent, via, status, title, url, created_ns)
@@ -392,6 +396,13 @@ class Store:
     def search_text(self, number: int) -> tuple[str, int] | None:
         rows = self._query("SELECT text, created_ns FROM searches WHERE number = ?", (number,))
         return (rows[0][0], rows[0][1]) if rows else None
+
+
+def _check_relpath(relpath: str) -> None:
+    """A page file's path must stay inside its page directory."""
+    parts = relpath.split("/")
+    if relpath.startswith("/") or any(part in ("", ".", "..") for part in parts):
+        raise StoreError(f"refusing a page file path that leaves its directory: {relpath!r}")
 
 
 def _page_number(page: PageId) -> int:
