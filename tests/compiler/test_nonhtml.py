@@ -17,12 +17,14 @@ from webshellfs.contract.layout import render_page
 def files(data: bytes, url: str, content_type: str) -> dict[str, list[str]]:
     page = compile_nonhtml(data, url, content_type)
     assert page is not None
-    return {path: body.decode("utf-8").splitlines() for path, body in render_page(page, "N0002").items()}
+    return {
+        path: body.decode("utf-8").splitlines() for path, body in render_page(page, "N0002").items()
+    }
 
 
 def map_notes(tree: dict[str, list[str]]) -> list[str]:
     lines = tree["_map.md"]
-    return lines[lines.index("## notes") + 1:] if "## notes" in lines else []
+    return lines[lines.index("## notes") + 1 :] if "## notes" in lines else []
 
 
 # --- PDF ---------------------------------------------------------------------------------------
@@ -70,14 +72,21 @@ def test_pdf_sent_as_octet_stream_is_recognised_by_its_bytes() -> None:
 @pytest.mark.parametrize(
     ("data", "note"),
     [
-        (b"%PDF-1.4 then nothing", "- could not read the PDF: PdfStreamError: Stream has ended unexpectedly"),
+        (
+            b"%PDF-1.4 then nothing",
+            "- could not read the PDF: PdfStreamError: Stream has ended unexpectedly",
+        ),
         (b"", "- could not read the PDF: EmptyFileError: Cannot read an empty file"),
         (PDF[: len(PDF) // 2], None),
     ],
 )
 def test_a_broken_pdf_is_a_page_that_says_why(data: bytes, note: str | None) -> None:
     tree = files(data, "https://e.test/docs/broken.pdf", "application/pdf")
-    assert tree["_map.md"][:3] == ["# broken.pdf", "url: https://e.test/docs/broken.pdf", "page: N0002"]
+    assert tree["_map.md"][:3] == [
+        "# broken.pdf",
+        "url: https://e.test/docs/broken.pdf",
+        "page: N0002",
+    ]
     notes = map_notes(tree)
     if note is not None:
         assert notes == [note]
@@ -102,7 +111,9 @@ SHOP = {
 
 
 def test_json_becomes_facts_and_record_tables() -> None:
-    tree = files(json.dumps(SHOP).encode(), "https://e.test/api/shop.json", "application/json; charset=utf-8")
+    tree = files(
+        json.dumps(SHOP).encode(), "https://e.test/api/shop.json", "application/json; charset=utf-8"
+    )
     assert tree["facts.kv"] == [
         "name = Seed shop",
         "open = true",
@@ -119,7 +130,11 @@ def test_json_becomes_facts_and_record_tables() -> None:
         "JSON document: an object with 7 keys",
         'items: [T01 3×4 "items" → tables/T01.cells]',
     ]
-    assert tree["tables/T01.tsv"] == ["sku\tname\tprice\tsizes", "S1\tClover\t3\t", 'S2\tThyme\t\t["s","m"]']
+    assert tree["tables/T01.tsv"] == [
+        "sku\tname\tprice\tsizes",
+        "S1\tClover\t3\t",
+        'S2\tThyme\t\t["s","m"]',
+    ]
     assert tree["tables/T01.cells"] == [
         "cell\trow\trow_label\tcol_label\tvalue\trefs",
         "r2c1\t2\tS1\tsku\tS1\t",
@@ -133,13 +148,17 @@ def test_json_becomes_facts_and_record_tables() -> None:
 
 
 def test_json_list_of_records_at_the_root() -> None:
-    tree = files(b'[{"a": 1}, {"a": 2, "b": "x"}]', "https://e.test/rows", "application/vnd.api+json")
+    tree = files(
+        b'[{"a": 1}, {"a": 2, "b": "x"}]', "https://e.test/rows", "application/vnd.api+json"
+    )
     assert tree["facts.kv"] == ["$ = [T01 3×2 → tables/T01.cells]"]
     assert tree["tables/T01.tsv"] == ["a\tb", "1\t", "2\tx"]
 
 
 def test_json_scalar_document() -> None:
-    assert files(b'"just text"', "https://e.test/x.json", "application/json")["facts.kv"] == ["$ = just text"]
+    assert files(b'"just text"', "https://e.test/x.json", "application/json")["facts.kv"] == [
+        "$ = just text"
+    ]
 
 
 def test_invalid_json_is_kept_as_text() -> None:
@@ -167,7 +186,10 @@ def test_very_deep_json_does_not_exhaust_the_stack() -> None:
 
 def test_csv_becomes_one_table() -> None:
     tree = files(b"plant,height\nclover,10\nthyme\n", "https://e.test/plants.csv", "text/csv")
-    assert tree["content/00-intro.md"] == ["# (before the first heading)", "[T01 3×2 → tables/T01.cells]"]
+    assert tree["content/00-intro.md"] == [
+        "# (before the first heading)",
+        "[T01 3×2 → tables/T01.cells]",
+    ]
     assert tree["tables/T01.tsv"] == ["plant\theight", "clover\t10", "thyme\t"]
     assert tree["tables/T01.cells"][1:] == [
         "r2c1\t2\tclover\tplant\tclover\t",
@@ -177,8 +199,15 @@ def test_csv_becomes_one_table() -> None:
 
 
 def test_plain_text_is_content() -> None:
-    tree = files(b"First line  \r\n\r\n\r\n\r\nSecond line\n\n", "https://e.test/notes.txt", "text/plain")
-    assert tree["content/00-intro.md"] == ["# (before the first heading)", "First line", "", "Second line"]
+    tree = files(
+        b"First line  \r\n\r\n\r\n\r\nSecond line\n\n", "https://e.test/notes.txt", "text/plain"
+    )
+    assert tree["content/00-intro.md"] == [
+        "# (before the first heading)",
+        "First line",
+        "",
+        "Second line",
+    ]
     assert tree["_map.md"][0] == "# notes.txt"
 
 
@@ -209,26 +238,45 @@ Tools
 def test_markdown_headings_become_sections() -> None:
     tree = files(MARKDOWN, "https://e.test/docs/guide.md", "text/markdown; charset=utf-8")
     assert sorted(p for p in tree if p.startswith("content/")) == [
-        "content/00-intro.md", "content/01-garden-guide.md", "content/02-soil.md",
-        "content/03-water.md", "content/04-tools.md",
+        "content/00-intro.md",
+        "content/01-garden-guide.md",
+        "content/02-soil.md",
+        "content/03-water.md",
+        "content/04-tools.md",
     ]
     assert tree["content/00-intro.md"] == ["# (before the first heading)", "Before any heading."]
     assert tree["content/01-garden-guide.md"] == [
-        "# Garden guide", "Read the basics [L0001] first. [I0001 A clover]"
+        "# Garden guide",
+        "Read the basics [L0001] first. [I0001 A clover]",
     ]
     assert tree["content/02-soil.md"] == ["# Soil", "```", "# not a heading", "```"]
     assert tree["content/03-water.md"] == ["# Soil > Water", "Rain matters."]
     assert tree["content/04-tools.md"] == ["# Soil > Tools", "- spade"]
-    assert tree["links.tsv"][1:] == ["L0001\thttps://e.test/basics.html\tthe basics\tcontent/01-garden-guide.md"]
-    assert tree["images.tsv"][1:] == ["I0001\thttps://e.test/docs/img/clover.png\tA clover\tcontent/01-garden-guide.md"]
+    assert tree["links.tsv"][1:] == [
+        "L0001\thttps://e.test/basics.html\tthe basics\tcontent/01-garden-guide.md"
+    ]
+    assert tree["images.tsv"][1:] == [
+        "I0001\thttps://e.test/docs/img/clover.png\tA clover\tcontent/01-garden-guide.md"
+    ]
     assert tree["_map.md"][0] == "# Garden guide"
 
 
 # --- images ------------------------------------------------------------------------------------
 
-PNG = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", 640, 480, 8, 2, 0, 0, 0)
+PNG = (
+    b"\x89PNG\r\n\x1a\n"
+    + struct.pack(">I", 13)
+    + b"IHDR"
+    + struct.pack(">IIBBBBB", 640, 480, 8, 2, 0, 0, 0)
+)
 GIF = b"GIF89a" + struct.pack("<HH", 16, 9) + b"\x00" * 8
-JPEG = b"\xff\xd8" + b"\xff\xe0\x00\x04\x00\x00" + b"\xff\xc0\x00\x11\x08" + struct.pack(">HH", 300, 200) + b"\x00" * 10
+JPEG = (
+    b"\xff\xd8"
+    + b"\xff\xe0\x00\x04\x00\x00"
+    + b"\xff\xc0\x00\x11\x08"
+    + struct.pack(">HH", 300, 200)
+    + b"\x00" * 10
+)
 
 
 @pytest.mark.parametrize(
@@ -243,8 +291,14 @@ JPEG = b"\xff\xd8" + b"\xff\xe0\x00\x04\x00\x00" + b"\xff\xc0\x00\x11\x08" + str
 )
 def test_an_image_is_one_image_record(data: bytes, content_type: str, description: str) -> None:
     tree = files(data, "https://e.test/img/logo", content_type)
-    assert tree["images.tsv"] == ["id\tsrc\tdescription\tsection", f"I0001\thttps://e.test/img/logo\t{description}\tcontent/00-intro.md"]
-    assert tree["content/00-intro.md"] == ["# (before the first heading)", f"[I0001 {description}, {len(data)} bytes]"]
+    assert tree["images.tsv"] == [
+        "id\tsrc\tdescription\tsection",
+        f"I0001\thttps://e.test/img/logo\t{description}\tcontent/00-intro.md",
+    ]
+    assert tree["content/00-intro.md"] == [
+        "# (before the first heading)",
+        f"[I0001 {description}, {len(data)} bytes]",
+    ]
 
 
 # --- dispatch ----------------------------------------------------------------------------------
@@ -275,10 +329,20 @@ def test_html_is_left_to_the_walker() -> None:
 @pytest.mark.parametrize(
     ("content_type", "supported"),
     [
-        ("text/html; charset=utf-8", True), ("application/pdf", True), ("application/json", True),
-        ("text/plain", True), ("text/markdown", True), ("text/csv", True), ("image/png", True),
-        ("application/problem+json", True), ("", True), ("application/octet-stream", True),
-        ("application/atom+xml", True), ("application/zip", False), ("video/mp4", False), ("application/x-msdownload", False),
+        ("text/html; charset=utf-8", True),
+        ("application/pdf", True),
+        ("application/json", True),
+        ("text/plain", True),
+        ("text/markdown", True),
+        ("text/csv", True),
+        ("image/png", True),
+        ("application/problem+json", True),
+        ("", True),
+        ("application/octet-stream", True),
+        ("application/atom+xml", True),
+        ("application/zip", False),
+        ("video/mp4", False),
+        ("application/x-msdownload", False),
     ],
 )
 def test_supported_type(content_type: str, supported: bool) -> None:
@@ -287,9 +351,24 @@ def test_supported_type(content_type: str, supported: bool) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(
-    data=st.one_of(st.binary(max_size=300), st.just(PDF[:200]), st.binary(max_size=200).map(lambda b: b"%PDF-" + b)),
-    content_type=st.sampled_from(["application/pdf", "application/json", "text/csv", "text/plain",
-                                  "text/markdown", "image/png", "image/jpeg", "", "text/x-markdown"]),
+    data=st.one_of(
+        st.binary(max_size=300),
+        st.just(PDF[:200]),
+        st.binary(max_size=200).map(lambda b: b"%PDF-" + b),
+    ),
+    content_type=st.sampled_from(
+        [
+            "application/pdf",
+            "application/json",
+            "text/csv",
+            "text/plain",
+            "text/markdown",
+            "image/png",
+            "image/jpeg",
+            "",
+            "text/x-markdown",
+        ]
+    ),
 )
 def test_garbage_never_raises(data: bytes, content_type: str) -> None:
     page = compile_nonhtml(data, "https://e.test/x", content_type)

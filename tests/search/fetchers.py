@@ -24,9 +24,14 @@ class BrowserLikeFetcher:
             raise FetchTimeout(f"no answer from {url} within {self.timeout:g} s") from error
         except httpx.HTTPError as error:
             raise FetchError(f"cannot fetch {url}: {error}") from error
-        return Capture(url, str(response.url), response.status_code,
-                       response.headers.get("content-type", ""), response.content,
-                       tuple(response.headers.items()))
+        return Capture(
+            url,
+            str(response.url),
+            response.status_code,
+            response.headers.get("content-type", ""),
+            response.content,
+            tuple(response.headers.items()),
+        )
 
     async def aclose(self) -> None:
         pass

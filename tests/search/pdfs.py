@@ -15,11 +15,13 @@ def _escaped(line: str) -> str:
 def make_pdf(pages: list[str], metadata: dict[str, str] | None = None) -> bytes:
     writer = PdfWriter()
     font = writer._add_object(  # pypdf has no public call for adding a bare font object
-        DictionaryObject({
-            NameObject("/Type"): NameObject("/Font"),
-            NameObject("/Subtype"): NameObject("/Type1"),
-            NameObject("/BaseFont"): NameObject("/Helvetica"),
-        })
+        DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/Helvetica"),
+            }
+        )
     )
     for text in pages:
         page = writer.add_blank_page(612, 792)
@@ -28,7 +30,9 @@ def make_pdf(pages: list[str], metadata: dict[str, str] | None = None) -> bytes:
         )
         shown = " ".join(f"({_escaped(line)}) '" for line in text.split("\n"))
         stream = DecodedStreamObject()
-        stream.set_data(f"BT /F1 12 Tf 72 720 Td 14 TL {shown} ET".encode("latin-1") if text else b"")
+        stream.set_data(
+            f"BT /F1 12 Tf 72 720 Td 14 TL {shown} ET".encode("latin-1") if text else b""
+        )
         page[NameObject("/Contents")] = writer._add_object(stream)
     if metadata:
         writer.add_metadata(metadata)

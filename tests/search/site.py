@@ -41,26 +41,47 @@ def _html(title: str, body: str) -> bytes:
 
 WALL = (
     b"<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
-    b"<div id=\"cf-challenge-running\">Checking your browser before accessing.</div></body></html>"
+    b'<div id="cf-challenge-running">Checking your browser before accessing.</div></body></html>'
 )
 
 # path → (status, content type, body, seconds to wait first)
 PAGES: dict[str, tuple[int, str, bytes, float]] = {
-    "/pages/normal.html": (200, "text/html; charset=utf-8",
-                           _html("Rain gardens", "<p>A rain garden soaks up storm water.</p>"), 0),
+    "/pages/normal.html": (
+        200,
+        "text/html; charset=utf-8",
+        _html("Rain gardens", "<p>A rain garden soaks up storm water.</p>"),
+        0,
+    ),
     "/pages/missing.html": (404, "text/html", _html("Not found", "<p>Gone.</p>"), 0),
     "/pages/slow.html": (200, "text/html", _html("Slow gardens", "<p>Late.</p>"), SLOW_SECONDS),
-    "/pages/paper.pdf": (200, "application/pdf",
-                         make_pdf(["Soil holds water.", "Roots need air."], {"/Title": "Garden paper"}), 0),
+    "/pages/paper.pdf": (
+        200,
+        "application/pdf",
+        make_pdf(["Soil holds water.", "Roots need air."], {"/Title": "Garden paper"}),
+        0,
+    ),
     "/pages/wall.html": (403, "text/html", WALL, 0),
     "/pages/open-wall.html": (200, "text/html", WALL, 0),
-    "/pages/rate-limited.html": (429, "text/html",
-                                 _html("Sorry", "<p>Our systems have detected unusual traffic.</p>"), 0),
-    "/pages/captcha-article.html": (200, "text/html",
-                                    _html("CAPTCHA", "<p>A CAPTCHA asks: are you a robot?</p>"), 0),
+    "/pages/rate-limited.html": (
+        429,
+        "text/html",
+        _html("Sorry", "<p>Our systems have detected unusual traffic.</p>"),
+        0,
+    ),
+    "/pages/captcha-article.html": (
+        200,
+        "text/html",
+        _html("CAPTCHA", "<p>A CAPTCHA asks: are you a robot?</p>"),
+        0,
+    ),
     "/private/secret.html": (200, "text/html", _html("Secret gardens", "<p>Hidden.</p>"), 0),
     "/pages/archive.zip": (200, "application/zip", b"PK\x03\x04" + b"\x00" * 26, 0),
-    "/pages/big.html": (200, "text/html", _html("Big gardens", "<p>" + "x" * BIG_BYTES + "</p>"), 0),
+    "/pages/big.html": (
+        200,
+        "text/html",
+        _html("Big gardens", "<p>" + "x" * BIG_BYTES + "</p>"),
+        0,
+    ),
     "/robots.txt": (200, "text/plain", b"User-agent: *\nDisallow: /private/\n", 0),
 }
 
@@ -123,8 +144,13 @@ def start_site() -> SearchSite:
         def _handle(self) -> None:
             parts = urlsplit(self.path)
             length = int(self.headers.get("Content-Length") or 0)
-            seen = Seen(self.command, parts.path, parse_qs(parts.query),
-                        {k.lower(): v for k, v in self.headers.items()}, self.rfile.read(length))
+            seen = Seen(
+                self.command,
+                parts.path,
+                parse_qs(parts.query),
+                {k.lower(): v for k, v in self.headers.items()},
+                self.rfile.read(length),
+            )
             site.requests.append(seen)
             route = ROUTES.get(parts.path)
             if route is not None:
@@ -169,9 +195,15 @@ def start_site() -> SearchSite:
             return 403, "application/json", b'{"message": "Unauthorized."}'
         request = json.loads(seen.body)
         hits = index.matches(request["q"], int(request.get("num", 10)))
-        organic = [{"title": e.title, "link": e.url, "snippet": e.snippet, "position": n}
-                   for n, e in enumerate(hits, start=1)]
-        return 200, "application/json", json.dumps({"searchParameters": request, "organic": organic}).encode()
+        organic = [
+            {"title": e.title, "link": e.url, "snippet": e.snippet, "position": n}
+            for n, e in enumerate(hits, start=1)
+        ]
+        return (
+            200,
+            "application/json",
+            json.dumps({"searchParameters": request, "organic": organic}).encode(),
+        )
 
     def brave(seen: Seen) -> tuple[int, str, bytes]:
         if seen.headers.get("x-subscription-token") != API_KEY:
@@ -179,9 +211,17 @@ def start_site() -> SearchSite:
         query = seen.query.get("q", [""])[0]
         hits = index.matches(query, int(seen.query.get("count", ["20"])[0]))
         if not hits:
-            return 200, "application/json", json.dumps({"type": "search", "query": {"original": query}}).encode()
+            return (
+                200,
+                "application/json",
+                json.dumps({"type": "search", "query": {"original": query}}).encode(),
+            )
         results = [{"title": e.title, "url": e.url, "description": e.snippet} for e in hits]
-        return 200, "application/json", json.dumps({"type": "search", "web": {"type": "search", "results": results}}).encode()
+        return (
+            200,
+            "application/json",
+            json.dumps({"type": "search", "web": {"type": "search", "results": results}}).encode(),
+        )
 
     ROUTES: dict[str, Callable[[Seen], tuple[int, str, bytes]]] = {
         "/search": searxng,

@@ -15,11 +15,15 @@ from webshellfs.errors import SearchError, UsageError
 from webshellfs.search import SearchResult, backend_from_spec
 from webshellfs.search.base import HOW_TO_CHOOSE
 
-SETTINGS = Settings(mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"), fetch_timeout=5.0)
+SETTINGS = Settings(
+    mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"), fetch_timeout=5.0
+)
 KEYS = {"SERPER_API_KEY": API_KEY, "BRAVE_API_KEY": API_KEY}
 
 
-def search(spec: str, query: str, limit: int, environ: dict[str, str] | None = None) -> list[SearchResult]:
+def search(
+    spec: str, query: str, limit: int, environ: dict[str, str] | None = None
+) -> list[SearchResult]:
     backend = backend_from_spec(spec, SETTINGS, environ if environ is not None else KEYS)
     return trio.run(backend.search, query, limit)
 
@@ -64,7 +68,10 @@ def test_brave_gets_the_query_with_its_token(site: SearchSite) -> None:
     assert lines(search(f"brave={site.url}brave/res/v1/web/search", "gardens", 3)) == EXPECTED_TOP3
     request = site.seen("/brave/res/v1/web/search")[-1]
     assert request.query == {"q": ["gardens"], "count": ["3"]}
-    assert (request.headers["x-subscription-token"], request.headers["accept"]) == (API_KEY, "application/json")
+    assert (request.headers["x-subscription-token"], request.headers["accept"]) == (
+        API_KEY,
+        "application/json",
+    )
 
 
 def test_brave_caps_count_at_twenty_and_reads_no_web_as_no_results(site: SearchSite) -> None:
@@ -73,7 +80,9 @@ def test_brave_caps_count_at_twenty_and_reads_no_web_as_no_results(site: SearchS
 
 
 def test_local_backend_reads_its_index_file(site: SearchSite) -> None:
-    results = search(f"local={INDEX}", "rain gardens", 3, {"WEBSHELL_SEARCH_BASE": "http://pages.test/"})
+    results = search(
+        f"local={INDEX}", "rain gardens", 3, {"WEBSHELL_SEARCH_BASE": "http://pages.test/"}
+    )
     assert [f"{r.rank} {r.url}" for r in results] == [
         "1 http://pages.test/pages/normal.html",
         "2 http://pages.test/pages/missing.html",
@@ -85,11 +94,21 @@ def test_local_backend_reads_its_index_file(site: SearchSite) -> None:
     ("spec", "environ", "message"),
     [
         ("serper", {}, "search backend serper needs an API key: set SERPER_API_KEY. "),
-        ("brave", {"BRAVE_API_KEY": " "}, "search backend brave needs an API key: set BRAVE_API_KEY. "),
-        ("local=/nonexistent/index.tsv", {}, "search backend local cannot read its index /nonexistent/index.tsv (No such file or directory). "),
+        (
+            "brave",
+            {"BRAVE_API_KEY": " "},
+            "search backend brave needs an API key: set BRAVE_API_KEY. ",
+        ),
+        (
+            "local=/nonexistent/index.tsv",
+            {},
+            "search backend local cannot read its index /nonexistent/index.tsv (No such file or directory). ",
+        ),
     ],
 )
-def test_a_backend_missing_what_it_needs_says_so(spec: str, environ: dict[str, str], message: str) -> None:
+def test_a_backend_missing_what_it_needs_says_so(
+    spec: str, environ: dict[str, str], message: str
+) -> None:
     with pytest.raises(SearchError) as raised:
         backend_from_spec(spec, SETTINGS, environ)
     assert str(raised.value).startswith(message)
@@ -97,7 +116,9 @@ def test_a_backend_missing_what_it_needs_says_so(spec: str, environ: dict[str, s
 
 
 def test_local_index_with_relative_urls_needs_a_base() -> None:
-    with pytest.raises(SearchError, match="has the relative URL '/pages/normal.html': set WEBSHELL_SEARCH_BASE"):
+    with pytest.raises(
+        SearchError, match="has the relative URL '/pages/normal.html': set WEBSHELL_SEARCH_BASE"
+    ):
         backend_from_spec(f"local={INDEX}", SETTINGS, {})
 
 
@@ -109,7 +130,9 @@ def test_local_index_with_relative_urls_needs_a_base() -> None:
         ("missing-endpoint/search", "answered HTTP 404"),
     ],
 )
-def test_searxng_refusals_name_the_backend_and_the_way_out(site: SearchSite, path: str, reason: str) -> None:
+def test_searxng_refusals_name_the_backend_and_the_way_out(
+    site: SearchSite, path: str, reason: str
+) -> None:
     with pytest.raises(SearchError) as raised:
         search(f"searxng={site.url}{path}", "gardens", 3)
     assert str(raised.value) == f"search backend searxng {reason}. {HOW_TO_CHOOSE}"
@@ -148,5 +171,7 @@ def test_unknown_backend_lists_the_valid_ones() -> None:
 
 
 def test_searxng_needs_a_url() -> None:
-    with pytest.raises(UsageError, match=r"searxng needs the instance URL: --search searxng=http://HOST:PORT"):
+    with pytest.raises(
+        UsageError, match=r"searxng needs the instance URL: --search searxng=http://HOST:PORT"
+    ):
         backend_from_spec("searxng", SETTINGS, {})

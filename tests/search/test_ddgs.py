@@ -16,7 +16,9 @@ from webshellfs.errors import SearchError
 from webshellfs.search import backend_from_spec, ddgs
 from webshellfs.search.base import HOW_TO_CHOOSE
 
-SETTINGS = Settings(mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"), fetch_timeout=0.5)
+SETTINGS = Settings(
+    mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"), fetch_timeout=0.5
+)
 
 
 def library_that(outcome: Exception | list[dict[str, str]] | float) -> type:
@@ -35,7 +37,11 @@ def library_that(outcome: Exception | list[dict[str, str]] | float) -> type:
     return FakeDDGS
 
 
-def run(monkeypatch: pytest.MonkeyPatch, outcome: Exception | list[dict[str, str]] | float, limit: int = 5) -> list:
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    outcome: Exception | list[dict[str, str]] | float,
+    limit: int = 5,
+) -> list:
     monkeypatch.setattr(ddgs, "DDGS", library_that(outcome))
     backend = backend_from_spec("ddgs", SETTINGS, {})
     return trio.run(backend.search, "rain gardens", limit)
@@ -44,13 +50,17 @@ def run(monkeypatch: pytest.MonkeyPatch, outcome: Exception | list[dict[str, str
 @pytest.mark.parametrize(
     ("raised", "reason"),
     [
-        (RatelimitException("https://duckduckgo.com/ 202 Ratelimit"),
-         "is rate limited by its engines (https://duckduckgo.com/ 202 Ratelimit): wait a while"),
+        (
+            RatelimitException("https://duckduckgo.com/ 202 Ratelimit"),
+            "is rate limited by its engines (https://duckduckgo.com/ 202 Ratelimit): wait a while",
+        ),
         (TimeoutException("timed out"), "timed out (timed out)"),
         (DDGSException("403 Forbidden"), "failed (403 Forbidden); its engines may be blocking us"),
     ],
 )
-def test_library_failures_become_search_errors(monkeypatch: pytest.MonkeyPatch, raised: Exception, reason: str) -> None:
+def test_library_failures_become_search_errors(
+    monkeypatch: pytest.MonkeyPatch, raised: Exception, reason: str
+) -> None:
     with pytest.raises(SearchError) as caught:
         run(monkeypatch, raised)
     assert str(caught.value) == f"search backend ddgs {reason}. {HOW_TO_CHOOSE}"

@@ -25,21 +25,48 @@ def kind_and_reason(error: FetchError) -> tuple[str, str]:
     ("error", "kind", "reason"),
     [
         (FetchError(f"HTTP 404 Not Found for {URL}"), "http status", "HTTP 404"),
-        (FetchError(f"cannot fetch {URL}: [Errno -2] Name or service not known"), "dns failure",
-         f"DNS failure: cannot fetch {URL}: [Errno -2] Name or service not known"),
-        (FetchError("cannot resolve the host a.test: [Errno -3] Temporary failure in name resolution"),
-         "dns failure", "DNS failure: cannot resolve the host a.test: [Errno -3] Temporary failure in name resolution"),
-        (FetchError(f"page.goto: net::ERR_NAME_NOT_RESOLVED at {URL}"), "dns failure",
-         f"DNS failure: page.goto: net::ERR_NAME_NOT_RESOLVED at {URL}"),
-        (FetchError(f"{URL} is 5000 bytes, over the limit of 1000"), "too large",
-         f"too large: {URL} is 5000 bytes, over the limit of 1000"),
-        (FetchError(f"{URL} is larger than 1000 bytes"), "too large", f"too large: {URL} is larger than 1000 bytes"),
-        (FetchTimeout(f"{URL} did not finish loading within 30 s"), "timeout",
-         f"timeout: {URL} did not finish loading within 30 s"),
-        (AccessDenied(f"{URL} resolves to 10.0.0.1, a private address"), "denied by policy",
-         f"denied by policy: {URL} resolves to 10.0.0.1, a private address"),
-        (FetchError(f"cannot fetch {URL}: [Errno 111] Connection refused"), "fetch failed",
-         f"fetch failed: cannot fetch {URL}: [Errno 111] Connection refused"),
+        (
+            FetchError(f"cannot fetch {URL}: [Errno -2] Name or service not known"),
+            "dns failure",
+            f"DNS failure: cannot fetch {URL}: [Errno -2] Name or service not known",
+        ),
+        (
+            FetchError(
+                "cannot resolve the host a.test: [Errno -3] Temporary failure in name resolution"
+            ),
+            "dns failure",
+            "DNS failure: cannot resolve the host a.test: [Errno -3] Temporary failure in name resolution",
+        ),
+        (
+            FetchError(f"page.goto: net::ERR_NAME_NOT_RESOLVED at {URL}"),
+            "dns failure",
+            f"DNS failure: page.goto: net::ERR_NAME_NOT_RESOLVED at {URL}",
+        ),
+        (
+            FetchError(f"{URL} is 5000 bytes, over the limit of 1000"),
+            "too large",
+            f"too large: {URL} is 5000 bytes, over the limit of 1000",
+        ),
+        (
+            FetchError(f"{URL} is larger than 1000 bytes"),
+            "too large",
+            f"too large: {URL} is larger than 1000 bytes",
+        ),
+        (
+            FetchTimeout(f"{URL} did not finish loading within 30 s"),
+            "timeout",
+            f"timeout: {URL} did not finish loading within 30 s",
+        ),
+        (
+            AccessDenied(f"{URL} resolves to 10.0.0.1, a private address"),
+            "denied by policy",
+            f"denied by policy: {URL} resolves to 10.0.0.1, a private address",
+        ),
+        (
+            FetchError(f"cannot fetch {URL}: [Errno 111] Connection refused"),
+            "fetch failed",
+            f"fetch failed: cannot fetch {URL}: [Errno 111] Connection refused",
+        ),
     ],
 )
 def test_failure_wording(error: FetchError, kind: str, reason: str) -> None:
@@ -66,4 +93,7 @@ def test_an_attached_response_is_checked_for_a_wall() -> None:
     error = FetchError("HTTP 403 Forbidden")
     error.capture = Capture(URL, URL, 403, "text/html", b"<title>Just a moment...</title>")  # type: ignore[attr-defined]
     outcome = classify_error(URL, error, supported_type, 1000)
-    assert (outcome.kind, outcome.reason) == (OutcomeKind.BOT_WALL, "CAPTCHA/bot wall (HTTP 403, title: just a moment)")
+    assert (outcome.kind, outcome.reason) == (
+        OutcomeKind.BOT_WALL,
+        "CAPTCHA/bot wall (HTTP 403, title: just a moment)",
+    )

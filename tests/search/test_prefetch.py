@@ -24,7 +24,9 @@ def outcome_lines(outcomes: list[FetchOutcome], site: SearchSite) -> list[str]:
     return [f"{o.url.removeprefix(site.url)}\t{o.kind.value}\t{o.reason}" for o in outcomes]
 
 
-def run_prefetch(urls: list[str], fetcher: object, policy: PrefetchPolicy = POLICY, robots: bool = True) -> list[FetchOutcome]:
+def run_prefetch(
+    urls: list[str], fetcher: object, policy: PrefetchPolicy = POLICY, robots: bool = True
+) -> list[FetchOutcome]:
     async def go() -> list[FetchOutcome]:
         return await prefetch(urls, fetcher, policy, RobotsRules(fetcher) if robots else None)
 
@@ -32,8 +34,16 @@ def run_prefetch(urls: list[str], fetcher: object, policy: PrefetchPolicy = POLI
 
 
 def test_every_outcome_kind_in_rank_order(site: SearchSite) -> None:
-    paths = ["pages/normal.html", "pages/missing.html", "pages/slow.html", "pages/paper.pdf",
-             "pages/wall.html", "private/secret.html", "pages/archive.zip", "pages/big.html"]
+    paths = [
+        "pages/normal.html",
+        "pages/missing.html",
+        "pages/slow.html",
+        "pages/paper.pdf",
+        "pages/wall.html",
+        "private/secret.html",
+        "pages/archive.zip",
+        "pages/big.html",
+    ]
     outcomes = run_prefetch([site.url + p for p in paths] + [UNRESOLVABLE], BrowserLikeFetcher())
     lines = outcome_lines(outcomes, site)
     assert lines[:-1] == [
@@ -46,14 +56,28 @@ def test_every_outcome_kind_in_rank_order(site: SearchSite) -> None:
         "pages/archive.zip\tunsupported type\tunsupported type: application/zip",
         f"pages/big.html\ttoo large\ttoo large: {len(PAGES['/pages/big.html'][2])} bytes, limit 100000",
     ]
-    assert lines[-1].startswith(f"{UNRESOLVABLE}\tdns failure\tDNS failure: cannot fetch {UNRESOLVABLE}: ")
+    assert lines[-1].startswith(
+        f"{UNRESOLVABLE}\tdns failure\tDNS failure: cannot fetch {UNRESOLVABLE}: "
+    )
     assert outcomes[0].capture is not None and b"<h1>Rain gardens</h1>" in outcomes[0].capture.body
-    assert [o.capture is not None for o in outcomes] == [True, False, False, True, False, False, False, False, False]
+    assert [o.capture is not None for o in outcomes] == [
+        True,
+        False,
+        False,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
 
 
 def test_walls_are_told_from_pages_that_mention_captchas(site: SearchSite) -> None:
     paths = ["pages/open-wall.html", "pages/rate-limited.html", "pages/captcha-article.html"]
-    assert outcome_lines(run_prefetch([site.url + p for p in paths], BrowserLikeFetcher()), site) == [
+    assert outcome_lines(
+        run_prefetch([site.url + p for p in paths], BrowserLikeFetcher()), site
+    ) == [
         "pages/open-wall.html\tcaptcha/bot wall\tCAPTCHA/bot wall (HTTP 200, cf-challenge)",
         "pages/rate-limited.html\tcaptcha/bot wall\tCAPTCHA/bot wall (HTTP 429, unusual traffic)",
         "pages/captcha-article.html\tfetched\tfetched (text/html)",
@@ -83,7 +107,9 @@ def slow_urls(site: SearchSite, count: int) -> list[str]:
 
 def test_the_per_host_limit_holds(site: SearchSite) -> None:
     site.reset_peak()
-    policy = PrefetchPolicy(accepts=supported_type, timeout=10.0, max_bytes=100_000, concurrency=5, per_host=2)
+    policy = PrefetchPolicy(
+        accepts=supported_type, timeout=10.0, max_bytes=100_000, concurrency=5, per_host=2
+    )
     outcomes = run_prefetch(slow_urls(site, 6), BrowserLikeFetcher(), policy, robots=False)
     assert {o.kind for o in outcomes} == {OutcomeKind.FETCHED}
     assert site.peak_in_flight == 2
@@ -91,22 +117,41 @@ def test_the_per_host_limit_holds(site: SearchSite) -> None:
 
 def test_the_overall_limit_holds_and_fetches_overlap(site: SearchSite) -> None:
     site.reset_peak()
-    policy = PrefetchPolicy(accepts=supported_type, timeout=10.0, max_bytes=100_000, concurrency=3, per_host=10)
+    policy = PrefetchPolicy(
+        accepts=supported_type, timeout=10.0, max_bytes=100_000, concurrency=3, per_host=10
+    )
     run_prefetch(slow_urls(site, 6), BrowserLikeFetcher(), policy, robots=False)
     assert site.peak_in_flight == 3
 
 
 def test_with_the_plain_http_fetcher(site: SearchSite) -> None:
-    settings = Settings(mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"),
-                        allow_private=True, fetch_timeout=1.0, max_page_bytes=100_000)
-    paths = ["pages/normal.html", "pages/missing.html", "pages/slow.html", "pages/open-wall.html",
-             "private/secret.html", "pages/archive.zip", "pages/big.html"]
+    settings = Settings(
+        mountpoint=Path("/mnt/web"),
+        cache=Path("/tmp/unused.sqlite"),
+        allow_private=True,
+        fetch_timeout=1.0,
+        max_page_bytes=100_000,
+    )
+    paths = [
+        "pages/normal.html",
+        "pages/missing.html",
+        "pages/slow.html",
+        "pages/open-wall.html",
+        "private/secret.html",
+        "pages/archive.zip",
+        "pages/big.html",
+    ]
 
     async def go() -> list[FetchOutcome]:
         fetcher = HttpFetcher(settings)
         try:
             policy = PrefetchPolicy.from_settings(settings, supported_type)
-            return await prefetch([site.url + p for p in paths] + [UNRESOLVABLE], fetcher, policy, RobotsRules(fetcher))
+            return await prefetch(
+                [site.url + p for p in paths] + [UNRESOLVABLE],
+                fetcher,
+                policy,
+                RobotsRules(fetcher),
+            )
         finally:
             await fetcher.aclose()
 

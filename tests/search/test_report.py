@@ -13,7 +13,9 @@ RESULTS = [
     SearchResult(4, "Walled\tgardens", "https://c.test/wall", "Behind a wall."),
 ]
 OUTCOMES = {
-    "https://a.test/rain": FetchOutcome("https://a.test/rain", OutcomeKind.FETCHED, "fetched (text/html)"),
+    "https://a.test/rain": FetchOutcome(
+        "https://a.test/rain", OutcomeKind.FETCHED, "fetched (text/html)"
+    ),
     "https://a.test/lost": FetchOutcome("https://a.test/lost", OutcomeKind.HTTP_STATUS, "HTTP 404"),
     "https://c.test/wall": FetchOutcome(
         "https://c.test/wall", OutcomeKind.BOT_WALL, "CAPTCHA/bot wall (HTTP 403, cf-challenge)"
@@ -23,7 +25,9 @@ ADDRESSES = {"https://a.test/rain": "N0007", "https://b.test/old": "N0002"}
 
 
 def test_search_report() -> None:
-    text = render_search_report("rain gardens", RESULTS, OUTCOMES, ADDRESSES, search_id="Q0003", backend="ddgs")
+    text = render_search_report(
+        "rain gardens", RESULTS, OUTCOMES, ADDRESSES, search_id="Q0003", backend="ddgs"
+    )
     assert text.splitlines() == [
         "# Q0003: rain gardens",
         "backend: ddgs",
@@ -51,7 +55,9 @@ def test_search_report() -> None:
 
 
 def test_ctl_response() -> None:
-    text = render_retrieve_response("rain gardens", RESULTS, OUTCOMES, ADDRESSES, search_id="Q0003", backend="ddgs")
+    text = render_retrieve_response(
+        "rain gardens", RESULTS, OUTCOMES, ADDRESSES, search_id="Q0003", backend="ddgs"
+    )
     assert text == (
         'retrieve "rain gardens": 4 results, 2 pages, 2 failed (ddgs) → _search/Q0003.md\n'
         '1. N0007 "Rain gardens" https://a.test/rain\n'

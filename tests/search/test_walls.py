@@ -14,7 +14,11 @@ from webshellfs.search.walls import wall_marker
         (200, b"<script>window._cf_chl_opt={};</script>", "cf_chl_"),
         (200, b"<title>Just a moment...</title>", "title: just a moment"),
         (200, b"<TITLE>Attention Required! | Cloudflare</TITLE>", "title: attention required"),
-        (429, b"<p>Our systems have detected unusual traffic from your network.</p>", "unusual traffic"),
+        (
+            429,
+            b"<p>Our systems have detected unusual traffic from your network.</p>",
+            "unusual traffic",
+        ),
         (503, b"<p>Please solve this CAPTCHA to continue</p>", "captcha"),
         (403, b"<h1>Access Denied</h1>", "access denied"),
     ],

@@ -312,7 +312,8 @@ def _csv(data: bytes, content_type: str, builder: PageBuilder) -> None:
         builder.note(f"kept the first {MAX_TABLE_ROWS} of {len(rows) - 1} CSV rows")
         rows = rows[: MAX_TABLE_ROWS + 1]
     width = max(len(row) for row in rows)
-    header = [h.strip() or f"column {i + 1}" for i, h in enumerate(rows[0] + [""] * (width - len(rows[0])))]
+    padded = rows[0] + [""] * (width - len(rows[0]))
+    header = [h.strip() or f"column {i + 1}" for i, h in enumerate(padded)]
     body = [[cell.strip() for cell in row] + [""] * (width - len(row)) for row in rows[1:]]
     builder.add_line(_add_table(builder, "", header, body))
 

@@ -53,9 +53,16 @@ def plain(text: object) -> str:
     return _WHITESPACE.sub(" ", html.unescape(_TAGS.sub("", text))).strip()
 
 
+def hits_from(
+    records: list[Any], title: str, url: str, snippet: str
+) -> list[tuple[object, object, object]]:
+    """(title, url, snippet) from each JSON object of a service's result list, by field name."""
+    return [(r.get(title), r.get(url), r.get(snippet)) for r in records if isinstance(r, dict)]
+
+
 def ranked(hits: list[tuple[object, object, object]], limit: int) -> list[SearchResult]:
-    """(title, url, snippet) triples → SearchResults ranked 1…n, skipping hits with no http(s) URL
-    and repeated URLs (services sometimes list one page twice)."""
+    """(title, url, snippet) triples → SearchResults ranked 1…n, skipping hits with no
+    http(s) URL and repeated URLs (services sometimes list one page twice)."""
     results: list[SearchResult] = []
     seen: set[str] = set()
     for title, url, snippet in hits:
@@ -100,7 +107,9 @@ async def request_json(
     if status == 429:
         raise refusal(backend, "is rate limiting us (HTTP 429): wait a while")
     if status in (401, 403):
-        raise refusal(backend, f"refused the request (HTTP {status}: bad or missing key, or blocked)")
+        raise refusal(
+            backend, f"refused the request (HTTP {status}: bad or missing key, or blocked)"
+        )
     if status >= 400:
         raise refusal(backend, f"answered HTTP {status}")
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from webshellfs.config import Settings
-from webshellfs.search.base import SearchResult, ranked, refusal, request_json
+from webshellfs.search.base import SearchResult, hits_from, ranked, refusal, request_json
 
 NAME = "brave"
 KEY_VARIABLE = "BRAVE_API_KEY"
@@ -39,8 +39,7 @@ class BraveBackend:
         if not isinstance(results, list):
             # Brave leaves `web` out when nothing matched.
             return []
-        hits = [(r.get("title"), r.get("url"), r.get("description")) for r in results if isinstance(r, dict)]
-        return ranked(hits, limit)
+        return ranked(hits_from(results, "title", "url", "description"), limit)
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> BraveBackend:

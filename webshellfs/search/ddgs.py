@@ -13,7 +13,7 @@ from ddgs import DDGS
 from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
 
 from webshellfs.config import Settings
-from webshellfs.search.base import SearchResult, ranked, refusal
+from webshellfs.search.base import SearchResult, hits_from, ranked, refusal
 
 NAME = "ddgs"
 # ddgs says this when every engine answered but none had a hit: an empty result, not a failure.
@@ -33,7 +33,7 @@ class DdgsBackend:
             )
         if scope.cancelled_caught:
             raise refusal(NAME, f"did not answer within {self.timeout:g} s")
-        return ranked([(h.get("title"), h.get("href"), h.get("body")) for h in hits], limit)
+        return ranked(hits_from(hits, "title", "href", "body"), limit)
 
     def _search_blocking(self, query: str, limit: int) -> list[dict[str, object]]:
         try:

@@ -42,7 +42,8 @@ class IndexEntry:
     keywords: str
 
     def score(self, query_words: set[str]) -> int:
-        return len(query_words & words(" ".join((self.url, self.title, self.snippet, self.keywords))))
+        text = " ".join((self.url, self.title, self.snippet, self.keywords))
+        return len(query_words & words(text))
 
 
 class LocalIndex:
@@ -60,8 +61,10 @@ class LocalIndex:
         entries: list[IndexEntry] = []
         lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
         if not lines or tuple(lines[0].split("\t")) != COLUMNS:
-            raise refusal(NAME, f"index {path} must start with the header line: {' '.join(COLUMNS)} (tab-separated)")
-        for number, line in enumerate(lines[1:], start=2):
+            raise refusal(
+                NAME, f"index {path} must start with the tab-separated header: {' '.join(COLUMNS)}"
+            )
+        for line in lines[1:]:
             fields = (line.split("\t") + ["", "", ""])[:4]
             url = fields[0].strip()
             if not url.startswith(("http://", "https://")):
@@ -78,7 +81,8 @@ class LocalIndex:
         """The best `limit` entries for the query, best first."""
         query_words = words(query)
         scored = [(entry.score(query_words), n, entry) for n, entry in enumerate(self.entries)]
-        return [entry for score, _, entry in sorted(scored, key=lambda s: (-s[0], s[1])) if score][:limit]
+        best = sorted((s for s in scored if s[0]), key=lambda s: (-s[0], s[1]))
+        return [entry for _, _, entry in best[:limit]]
 
 
 def searxng_payload(index: LocalIndex, query: str, limit: int = 20) -> dict[str, Any]:
@@ -107,7 +111,8 @@ class LocalBackend:
         self.index = index
 
     async def search(self, query: str, limit: int) -> list[SearchResult]:
-        return ranked([(e.title, e.url, e.snippet) for e in self.index.matches(query, limit)], limit)
+        hits = [(e.title, e.url, e.snippet) for e in self.index.matches(query, limit)]
+        return ranked(hits, limit)
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> LocalBackend:

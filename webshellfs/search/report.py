@@ -82,11 +82,11 @@ def render_retrieve_response(
     report = f"_search/{search_id}.md"
     if not results:
         return f'retrieve "{clean_field(query)}": no results from {backend} → {report}\n'
-    out = [
-        f'retrieve "{clean_field(query)}": {_tally(results, outcomes, addresses)} ({backend}) → {report}'
-    ]
+    tally = _tally(results, outcomes, addresses)
+    out = [f'retrieve "{clean_field(query)}": {tally} ({backend}) → {report}']
     for result in results:
         status, has_page = result_status(result, outcomes, addresses)
         shown = status if has_page else f"failed: {clean_field(status)} —"
-        out.append(f'{result.rank}. {shown} "{clean_field(result.title)}" {clean_field(result.url)}')
+        title, url = clean_field(result.title), clean_field(result.url)
+        out.append(f'{result.rank}. {shown} "{title}" {url}')
     return "\n".join(out) + "\n"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from webshellfs.config import Settings
 from webshellfs.errors import UsageError
-from webshellfs.search.base import SearchResult, ranked, refusal, request_json
+from webshellfs.search.base import SearchResult, hits_from, ranked, refusal, request_json
 
 NAME = "searxng"
 
@@ -32,8 +32,7 @@ class SearxngBackend:
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             raise refusal(NAME, "answered JSON without a results list")
-        hits = [(r.get("title"), r.get("url"), r.get("content")) for r in results if isinstance(r, dict)]
-        return ranked(hits, limit)
+        return ranked(hits_from(results, "title", "url", "content"), limit)
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> SearxngBackend:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from webshellfs.config import Settings
-from webshellfs.search.base import SearchResult, ranked, refusal, request_json
+from webshellfs.search.base import SearchResult, hits_from, ranked, refusal, request_json
 
 NAME = "serper"
 KEY_VARIABLE = "SERPER_API_KEY"
@@ -34,8 +34,7 @@ class SerperBackend:
         organic = data.get("organic") if isinstance(data, dict) else None
         if not isinstance(organic, list):
             raise refusal(NAME, "answered JSON without an organic results list")
-        hits = [(r.get("title"), r.get("link"), r.get("snippet")) for r in organic if isinstance(r, dict)]
-        return ranked(hits, limit)
+        return ranked(hits_from(organic, "title", "link", "snippet"), limit)
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> SerperBackend:
