@@ -1,0 +1,213 @@
+"""actions.py: controls, forms and widgets become actions with labels, inputs and context."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from webshellfs.compiler import compile_page
+from webshellfs.compiler.actions import match_action
+from webshellfs.compiler.builder import Emitted, PageBuilder
+from webshellfs.contract.layout import format_inputs, render_page
+from webshellfs.contract.records import Action
+
+PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
+SHOP = "https://shop.example.test/p/oxford"
+
+
+def shop_files() -> dict[str, bytes]:
+    return render_page(compile_page((PAGES / "forms-shop.html").read_bytes(), SHOP))
+
+
+def lines(files: dict[str, bytes], path: str) -> list[str]:
+    return files[path].decode().splitlines()
+
+
+def offered(html: str) -> tuple[list[str], list[Action]]:
+    """Every element offered to match_action in document order: (mentions, actions)."""
+    root = lxml.html.document_fromstring(html)
+    builder = PageBuilder(SHOP)
+    mentions = [e.inline for el in root.iter() if (e := match_action(el, builder)) is not None]
+    return mentions, builder.actions
+
+
+def test_actions_tsv_of_the_shop_page() -> None:
+    assert lines(shop_files(), "actions.tsv") == [
+        "id\tkind\tlabel\tcontext\tinputs\tsection",
+        "A0001\tsubmit\tSearch\tGET https://shop.example.test/search\t"
+        'q(search "Search terms",required) dept(select "Department": =All departments|men=Men|women=Women)\t'
+        "boilerplate/search.md",
+        "A0002\tsubmit\tSign in\tPOST https://accounts.example.test/login\t"
+        "email(email,required) password(password,required) remember(checkbox: yes=Keep me signed in; current=yes)\t"
+        "content/01-sign-in.md",
+        'A0003\tclick\tShow password\tform A0002 "Sign in"; collapsed\t\tcontent/01-sign-in.md',
+        "A0004\tselect\tClothing size\t\tsize(select: s=Small|m=Medium|lt=Large Tall; current=m)\t"
+        "content/02-oxford-shirt.md",
+        "A0005\tselect\tColour\t\tcolour(radio: white=White|blue=Blue; current=white)\tcontent/02-oxford-shirt.md",
+        "A0006\tfill\tQuantity\t\tqty(number,current=1)\tcontent/02-oxford-shirt.md",
+        "A0007\tclick\tAdd to cart\t\t\tcontent/02-oxford-shirt.md",
+        "A0008\tclick\tShow more reviews\t\t\tcontent/02-oxford-shirt.md",
+        "A0009\tclick\tDescription\tselected\t\tcontent/02-oxford-shirt.md",
+        "A0010\tclick\tDelivery\t\t\tcontent/02-oxford-shirt.md",
+        "A0011\ttoggle\tCare instructions\tclosed\t\tcontent/02-oxford-shirt.md",
+        "A0012\tedit\tYour review\t\ttext(text)\tcontent/02-oxford-shirt.md",
+    ]
+
+
+def test_a_form_is_one_action_and_its_controls_point_at_it() -> None:
+    assert lines(shop_files(), "boilerplate/search.md") == [
+        "# (search)",
+        '[A0001 form "Search" q(search) dept(select) → GET /search]',
+        'Search terms [A0001 q: search "Search terms"] [A0001 dept: select "Department"] '
+        '[A0001 submit "Search"]',
+    ]
+
+
+def test_radio_choices_say_the_value_to_pass() -> None:
+    assert '[A0005 colour=white: radio "White"] White [A0005 colour=blue: radio "Blue"] Blue' in lines(
+        shop_files(), "content/02-oxford-shirt.md"
+    )
+
+
+def test_javascript_link_is_an_action_not_a_link() -> None:
+    files = shop_files()
+    assert lines(files, "links.tsv") == [
+        "id\turl\ttext\tsection",
+        "L0001\thttps://shop.example.test/reviews\tread all reviews\tcontent/02-oxford-shirt.md",
+    ]
+    assert "More colours are coming. [A0008 link \"Show more reviews\"] or read all reviews [L0001]." in lines(
+        files, "content/02-oxford-shirt.md"
+    )
+
+
+def test_get_form_records_its_target_and_post_form_does_not() -> None:
+    _, actions = offered((PAGES / "forms-shop.html").read_text(encoding="utf-8"))
+    assert (actions[0].target, actions[1].target) == ("https://shop.example.test/search", "")
+
+
+def test_locator_finds_the_control_again() -> None:
+    root = lxml.html.document_fromstring((PAGES / "forms-shop.html").read_text(encoding="utf-8"))
+    builder = PageBuilder(SHOP)
+    for element in root.iter():
+        match_action(element, builder)
+    tree = root.getroottree()
+    assert [tree.xpath(a.locator)[0].get("name") for a in builder.actions[3:6]] == ["size", "colour", "qty"]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<p>text</p>",
+        "<div class='x'>text</div>",
+        "<a href='/next'>next</a>",
+        "<a href='#top'>top</a>",
+        "<input type='hidden' name='csrf' value='1'>",
+        "<div role='navigation'>menu</div>",
+        "<div contenteditable='false'>text</div>",
+        "<form action='/x'><p>No controls here</p></form>",
+    ],
+)
+def test_non_controls_are_not_actions(html: str) -> None:
+    assert offered(html) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("html", "mention"),
+    [
+        ("<label>Name <input name=n></label>", '[A0001 n: text "Name"]'),
+        ("<input name=n placeholder='Your name'>", '[A0001 n: text "Your name"]'),
+        ("<input name=n title='Full name'>", '[A0001 n: text "Full name"]'),
+        ("<input name=n aria-label='Name' placeholder='e.g. Ada'>", '[A0001 n: text "Name"]'),
+        ("<input type=image src=go.png alt='Go'>", '[A0001 button "Go"]'),
+        ("<button><img src=cart.png alt='Cart'></button>", '[A0001 button "Cart"]'),
+        ("<input type=button value='Print'>", '[A0001 button "Print"]'),
+        ("<textarea name=msg aria-label='Message'>hi</textarea>", '[A0001 msg: textarea "Message"]'),
+        ("<span role=switch aria-checked=true>Dark mode</span>", '[A0001 switch "Dark mode"]'),
+        ("<a onclick='x()'>More</a>", '[A0001 link "More"]'),
+        ("<a href='#' role='button'>Open menu</a>", '[A0001 button "Open menu"]'),
+        ("<span onclick='x()'>Close</span>", '[A0001 clickable "Close"]'),
+    ],
+)
+def test_labels_come_from_the_first_source_that_has_one(html: str, mention: str) -> None:
+    assert offered(html)[0] == [mention]
+
+
+def test_select_without_selection_shows_its_first_option() -> None:
+    _, actions = offered("<select name=s><option value=a>A</option><option value=b>B</option></select>")
+    assert format_inputs(actions[0]) == "s(select: a=A|b=B; current=a)"
+    _, actions = offered(
+        "<select name=s multiple><option value=a>A</option><option value=b selected>B</option></select>"
+    )
+    assert format_inputs(actions[0]) == "s(select-multiple: a=A|b=B; current=b)"
+
+
+def test_optgroups_are_kept_on_the_choices() -> None:
+    _, actions = offered((PAGES / "forms-shop.html").read_text(encoding="utf-8"))
+    assert [(c.value, c.group) for c in actions[3].fields[0].choices] == [
+        ("s", "Regular"),
+        ("m", "Regular"),
+        ("lt", "Tall"),
+    ]
+
+
+def test_control_outside_a_form_joins_it_by_form_id() -> None:
+    mentions, actions = offered(
+        "<input name=early form=f aria-label='Early'>"
+        "<form id=f action='/go'><input name=a aria-label='A'><button>Go</button></form>"
+        "<input name=late form=f aria-label='Late'>"
+    )
+    assert mentions == [
+        '[A0001 early: text "Early"]',
+        '[A0001 form "Go" a(text) early(text) late(text) → GET /go]',
+        '[A0001 a: text "A"]',
+        '[A0001 submit "Go"]',
+        '[A0001 late: text "Late"]',
+    ]
+    assert len(actions) == 1
+
+
+def test_disabled_and_hidden_controls_are_not_form_inputs() -> None:
+    mentions, actions = offered(
+        "<form action='/s'><input name=q aria-label='Query'><input name=old disabled aria-label='Old'>"
+        "<div style='display:none'><input name=trap></div><input type=submit></form>"
+    )
+    assert format_inputs(actions[0]) == 'q(text "Query")'
+    assert '[A0001 old: text "Old" disabled]' in mentions
+
+
+def test_every_submit_button_of_a_form_points_at_the_form() -> None:
+    mentions, actions = offered(
+        "<form method=post action='/cart'><input name=qty value=1 aria-label='Qty'>"
+        "<button name=op value=save>Save</button><button name=op value=delete>Delete</button></form>"
+    )
+    assert mentions[-2:] == ['[A0001 submit "Save"]', '[A0001 submit "Delete"]']
+    assert actions[0].context == "POST https://shop.example.test/cart"
+
+
+def test_radio_group_outside_a_form_is_one_action_at_its_first_radio() -> None:
+    mentions, actions = offered(
+        "<div role=radiogroup aria-label='Ship by'><label><input type=radio name=ship value=std>Standard</label>"
+        "<button>Help</button><label><input type=radio name=ship value=exp checked>Express</label></div>"
+    )
+    assert mentions == [
+        '[A0001 ship=std: radio "Standard"]',
+        '[A0002 button "Help"]',
+        '[A0001 ship=exp: radio "Express"]',
+    ]
+    assert format_inputs(actions[0]) == 'ship(radio "Ship by": std=Standard|exp=Express; current=exp)'
+
+
+def test_clickable_container_is_still_walked() -> None:
+    root = lxml.html.document_fromstring("<div onclick='open()'><h3>Trip</h3><p>3 days</p></div>")
+    emitted = match_action(root.find(".//div"), PageBuilder(SHOP))
+    assert emitted == Emitted('[A0001 clickable "Trip"]', block=True, descend=True)
+
+
+def test_listbox_lists_its_options() -> None:
+    _, actions = offered(
+        "<ul role=listbox aria-label='Sort'><li role=option aria-selected=true>Price</li>"
+        "<li role=option data-value=new>Newest</li></ul>"
+    )
+    assert format_inputs(actions[0]) == "value(listbox: Price|new=Newest; current=Price)"
