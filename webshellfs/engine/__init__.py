@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 
 REQUEST_SHOWN = 300
 TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
+# Compiling holds the GIL for long stretches; more than this many at once would starve the
+# trio thread that answers FUSE reads without finishing any sooner on a small machine.
+PARALLEL_COMPILES = 2
 # Media the compiler has no rules for; anything else (HTML, XML, PDF, JSON, text, no type) is
 # compiled, and the compiler decides how.
 NOT_DOCUMENTS = ("image/", "audio/", "video/", "font/", "application/octet-stream",
@@ -104,6 +107,7 @@ class Engine:
         self.settings = settings
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}
+        self._compile_slots = trio.CapacityLimiter(PARALLEL_COMPILES)
         self._handlers: dict[type, Callable[[Any], Awaitable[str]]] = {
             ctl.Open: self._open,
             ctl.Lookup: self._lookup,
@@ -212,7 +216,9 @@ class Engine:
             compile_page, capture.body, capture.url, content_type=capture.content_type
         )
         # Compiling is pure: if the deadline passes, abandon the thread and drop its result.
-        page = await trio.to_thread.run_sync(compile_it, abandon_on_cancel=True)
+        page = await trio.to_thread.run_sync(
+            compile_it, abandon_on_cancel=True, limiter=self._compile_slots
+        )
         store_it = functools.partial(
             self.store.add_page,
             lambda page_id: render_page(page, page_id),
