@@ -1,0 +1,128 @@
+"""facts.py: structured data and page metadata as `key = value` lines naming their source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+
+from webshellfs.compiler import compile_page
+from webshellfs.compiler.builder import PageBuilder
+from webshellfs.compiler.facts import MAX_FACTS, extract_facts
+from webshellfs.contract.layout import render_page
+
+PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
+
+
+def facts_kv(name: str, url: str) -> list[str]:
+    page = compile_page((PAGES / name).read_bytes(), url)
+    return render_page(page)["facts.kv"].decode().splitlines()
+
+
+def extracted(html: str) -> PageBuilder:
+    builder = PageBuilder("https://example.test/a")
+    extract_facts(lxml.html.document_fromstring(html), html, builder)
+    return builder
+
+
+def test_product_page_facts() -> None:
+    assert facts_kv("facts-product.html", "https://shop.example.test/p/oxford?ref=mail") == [
+        "title = Oxford shirt – Example Shop",
+        "lang = en-GB",
+        "canonical = https://shop.example.test/p/oxford-shirt",
+        "meta.description = A cotton Oxford shirt, in white or blue.",
+        "meta.author = Example Shop",
+        "og.title = Oxford shirt",
+        "og.type = product",
+        "og.image = https://shop.example.test/img/oxford.jpg",
+        "og.image.width = 1200",
+        "og.product.price.amount = 39.00",
+        "twitter.card = summary_large_image",
+        "jsonld.Product.name = Oxford shirt",
+        "jsonld.Product.sku = OX-1",
+        "jsonld.Product.image = https://shop.example.test/img/oxford.jpg",
+        "jsonld.Product.image = https://shop.example.test/img/oxford-back.jpg",
+        "jsonld.Product.brand.name = Example",
+        "jsonld.Product.offers[0].price = 39.0",
+        "jsonld.Product.offers[0].priceCurrency = GBP",
+        "jsonld.Product.offers[0].availability = https://schema.org/InStock",
+        "jsonld.Product.offers[1].price = 44.50",
+        "jsonld.Product.offers[1].priceCurrency = GBP",
+        "jsonld.Product.offers[1].availability = https://schema.org/PreOrder",
+        "jsonld.Product.aggregateRating.ratingValue = 4.6",
+        "jsonld.Product.aggregateRating.reviewCount = 128",
+        "jsonld.BreadcrumbList.itemListElement[0].position = 1",
+        "jsonld.BreadcrumbList.itemListElement[0].name = Men",
+        "jsonld.BreadcrumbList.itemListElement[1].position = 2",
+        "jsonld.BreadcrumbList.itemListElement[1].name = Shirts",
+        "jsonld.WebSite.name = Example Shop",
+        "jsonld.WebSite.url = https://shop.example.test/",
+        "microdata.Review.name = Great fit",
+        "microdata.Review.author.name = Sam",
+        "microdata.Review.datePublished = 2026-03-01",
+        "microdata.Review.reviewRating.ratingValue = 5",
+        "rdfa.Organization.name = Example Shop Ltd",
+        "rdfa.Organization.url = https://shop.example.test/about",
+    ]
+
+
+def test_malformed_json_ld_is_repaired_or_noted_never_raised() -> None:
+    page = compile_page((PAGES / "facts-malformed.html").read_bytes(), "https://news.example.test/a")
+    assert render_page(page)["facts.kv"].decode().splitlines() == [
+        "title = Broken data",
+        "jsonld.Article.headline = Kept despite a trailing comma",
+        "jsonld.Event.name = Wrapped in a comment",
+        "jsonld.Event,SportsEvent.name = Final",
+        "jsonld.Event,SportsEvent.isAccessibleForFree = true",
+    ]
+    assert "facts.kv: 1 JSON-LD block(s) skipped: not valid JSON" in page.notes
+
+
+def test_repeated_types_are_numbered() -> None:
+    builder = extracted(
+        '<script type="application/ld+json">[{"@type": "Person", "name": "A"},'
+        ' {"@type": "Person", "name": "B"}, {"@type": "Place", "name": "C"}]</script>'
+    )
+    assert [(f.key, f.value) for f in builder.facts] == [
+        ("jsonld.Person[0].name", "A"),
+        ("jsonld.Person[1].name", "B"),
+        ("jsonld.Place.name", "C"),
+    ]
+
+
+def test_hostile_json_ld_never_raises() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    builder = extracted(
+        f'<script type="application/ld+json">{deep}</script>'
+        '<script type="application/ld+json">"just a string"</script>'
+        '<script type="application/ld+json"></script>'
+    )
+    assert builder.facts == []
+    assert builder.notes == ["facts.kv: 2 JSON-LD block(s) skipped: not valid JSON"]
+
+
+def test_facts_are_deterministic_and_added_once() -> None:
+    html = (PAGES / "facts-product.html").read_text(encoding="utf-8")
+    root = lxml.html.document_fromstring(html)
+    builder = PageBuilder("https://shop.example.test/p/oxford")
+    extract_facts(root, html, builder)
+    first = list(builder.facts)
+    extract_facts(root, html, builder)
+    assert builder.facts == first
+    assert extracted(html).facts == extracted(html).facts
+
+
+def test_rendering_meta_and_mediawiki_markup_are_not_facts() -> None:
+    builder = extracted(
+        '<html><head><meta name="viewport" content="width=device-width">'
+        '<meta name="robots" content="noindex"><meta charset="utf-8"></head>'
+        '<body><figure typeof="mw:File"><img src="a.png"></figure></body></html>'
+    )
+    assert builder.facts == []
+
+
+def test_fact_count_is_capped_with_a_note() -> None:
+    items = ", ".join(f'{{"@type": "T", "n": {i}}}' for i in range(MAX_FACTS + 10))
+    builder = extracted(f'<script type="application/ld+json">[{items}]</script>')
+    assert len(builder.facts) == MAX_FACTS
+    assert builder.notes == [f"facts.kv: kept the first {MAX_FACTS} facts, 10 more were cut"]
