@@ -47,8 +47,10 @@ def test_parses(line: str | bytes, command: ctl.Command) -> None:
         ("   \n", "empty command"),
         ("open", "open: needs a URL\nusage: open <url>"),
         ("open a b", "open: takes exactly one URL\nusage: open <url>"),
-        ("execute N0001", "execute: needs a page and an action or link id (A0001, L0001)\n"
-                          "usage: execute <page> <id> [name=value …]"),
+        ("execute N0001", (
+            "execute: needs a page and an action or link id (A0001, L0001)\n"
+            "usage: execute <page> <id> [name=value …]"
+        )),
         ("execute X1 A0001", "execute: 'X1' is not a page address (like N0001)\n"),
         ("execute N0001 T01", "execute: 'T01' is not an action or link id (A0001, L0001)\n"),
         ("execute N0001 A0001 color", "execute: 'color' is not name=value\n"),

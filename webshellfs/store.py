@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from webshellfs.contract.addresses import PageId, format_page_id
 from webshellfs.errors import CacheLocked, StoreError
@@ -221,7 +221,7 @@ class Store:
             self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._release()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

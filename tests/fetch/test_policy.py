@@ -39,9 +39,10 @@ def test_forbidden_kinds(address: str, kind: str | None) -> None:
         ("data:text/html,<p>x", "only http and https URLs can be opened; data: is refused"),
         ("ftp://x.org/f", "only http and https URLs can be opened; ftp: is refused"),
         ("http:///path", "the URL has no host: http:///path"),
-        ("http://127.0.0.1:8000/x", "http://127.0.0.1:8000/x resolves to 127.0.0.1, a loopback address; "
-                                    "loopback and private addresses are refused unless the mount runs "
-                                    "with --allow-private"),
+        ("http://127.0.0.1:8000/x", (
+            "http://127.0.0.1:8000/x resolves to 127.0.0.1, a loopback address; loopback and "
+            "private addresses are refused unless the mount runs with --allow-private"
+        )),
         ("https://[::1]/", "https://[::1]/ resolves to ::1, a loopback address;"),
         ("http://localhost/", "http://localhost/ resolves to"),
     ],

@@ -31,7 +31,13 @@ from webshellfs.contract.records import CompiledPage
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.records import Entry, Outcome, Response
 from webshellfs.engine.tree import TreeView, no_response_yet
-from webshellfs.errors import CommandSyntaxError, FetchError, FetchTimeout, NotFoundError, StoreError
+from webshellfs.errors import (
+    CommandSyntaxError,
+    FetchError,
+    FetchTimeout,
+    NotFoundError,
+    StoreError,
+)
 from webshellfs.fetch import Capture, Fetcher
 from webshellfs.guide import guide_text
 from webshellfs.store import PageRecord, Store

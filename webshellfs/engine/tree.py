@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from webshellfs.contract.addresses import PageId, parse_page_id
 from webshellfs.contract.layout import PAGE_DIRS, clean_field
@@ -34,12 +34,12 @@ def no_response_yet(session: str) -> bytes:
     return (
         f"no response yet for this session{who}. Write a command first, e.g.\n"
         "  echo help > .ctl; cat .ctl\n"
-    ).encode("utf-8")
+    ).encode()
 
 
 def render_log(record: LogRecord) -> bytes:
     """`_log/R0001.md`: the request, who asked, when, then the response as `cat .ctl` showed it."""
-    when = datetime.fromtimestamp(record.created_ns / 1e9, timezone.utc)
+    when = datetime.fromtimestamp(record.created_ns / 1e9, UTC)
     head = [
         f"# {record.request_id} {record.outcome}",
         f"request: {record.command}",
