@@ -2,8 +2,10 @@
 that fetches the top results at once and says, for each, what happened.
 
     backend = backend_from_spec(settings.search, settings)   # "ddgs", "searxng=URL", …
-    results = await backend.search(validate_query(text), k)
-    outcomes = await prefetch([r.url for r in results], fetcher, policy, RobotsRules(fetcher))
+    policy = PrefetchPolicy.from_settings(settings, accepts=supported_type)
+    done = await retrieve(query, k, backend, fetcher, policy, RobotsRules(http_fetcher),
+                          stored=address_of_url, keep=compile_and_store)
+    done.report("Q0001"), done.response("Q0001")     # _search/Q0001.md and the .ctl answer
 
 Backends are chosen by name from BACKENDS (`--search NAME[=URL]`, else the WEBSHELL_SEARCH
 variable, else ddgs). Each lives in its own module and exposes `create(url, settings, environ)`.
@@ -12,15 +14,16 @@ variable, else ddgs). Each lives in its own module and exposes `create(url, sett
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 
 from webshellfs.config import Settings
-from webshellfs.errors import CommandSyntaxError, SearchError, UsageError
+from webshellfs.errors import SearchError, UsageError
 from webshellfs.search import brave, ddgs, local, searxng, serper
 from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
 from webshellfs.search.outcomes import FetchOutcome, OutcomeKind
 from webshellfs.search.prefetch import PrefetchPolicy, prefetch
+from webshellfs.search.query import validate_query
+from webshellfs.search.retrieval import Retrieval, retrieve
 from webshellfs.search.report import render_retrieve_response, render_search_report
 from webshellfs.search.robots import RobotsRules
 
@@ -31,6 +34,7 @@ __all__ = [
     "FetchOutcome",
     "OutcomeKind",
     "PrefetchPolicy",
+    "Retrieval",
     "RobotsRules",
     "SearchBackend",
     "SearchError",
@@ -39,12 +43,12 @@ __all__ = [
     "prefetch",
     "render_retrieve_response",
     "render_search_report",
+    "retrieve",
     "validate_query",
 ]
 
 SPEC_VARIABLE = "WEBSHELL_SEARCH"
 DEFAULT_BACKEND = "ddgs"
-MAX_QUERY_CHARS = 400
 
 BackendFactory = Callable[[str, Settings, Mapping[str, str]], SearchBackend]
 
@@ -55,8 +59,6 @@ BACKENDS: dict[str, BackendFactory] = {
     brave.NAME: brave.create,
     local.NAME: local.create,
 }
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def backend_from_spec(
@@ -72,18 +74,3 @@ def backend_from_spec(
     if factory is None:
         raise UsageError(f"unknown search backend {name.strip()!r}. {HOW_TO_CHOOSE}")
     return factory(url.strip(), settings, environ)
-
-
-def validate_query(query: str) -> str:
-    """The query with its whitespace squashed, or CommandSyntaxError (a malformed command, so
-    EINVAL) saying why it cannot be searched."""
-    if _CONTROL.search(query.replace("\t", " ")):
-        raise CommandSyntaxError("the query contains control characters; write it as plain text")
-    squashed = " ".join(query.split())
-    if not squashed:
-        raise CommandSyntaxError("retrieve needs a query: retrieve [-k N] <query…>")
-    if len(squashed) > MAX_QUERY_CHARS:
-        raise CommandSyntaxError(
-            f"the query is {len(squashed)} characters; the limit is {MAX_QUERY_CHARS}"
-        )
-    return squashed

@@ -9,7 +9,7 @@ would wrap the text file in a rendered document.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -61,9 +61,12 @@ async def prefetch(
     fetcher: PageFetcher,
     policy: PrefetchPolicy,
     robots: RobotsRules | None = None,
+    on_fetched: Callable[[FetchOutcome], Awaitable[None]] | None = None,
 ) -> list[FetchOutcome]:
     """One outcome per URL, in the given order; a URL given twice is fetched once.
-    `robots=None` switches robots.txt off."""
+    `robots=None` switches robots.txt off. `on_fetched` is awaited for each fetched page as
+    soon as it is in (to compile and store it while the slower fetches go on); it holds no
+    fetch slot."""
     unique = list(dict.fromkeys(urls))
     outcomes: dict[str, FetchOutcome] = {}
     everyone = trio.CapacityLimiter(policy.concurrency)
@@ -73,7 +76,9 @@ async def prefetch(
         host = hosts.setdefault(host_of(url), trio.CapacityLimiter(policy.per_host))
         # The host slot first, so a result waiting for its host holds no global slot.
         async with host, everyone:
-            outcomes[url] = await _outcome(url, fetcher, policy, robots)
+            outcome = outcomes[url] = await _outcome(url, fetcher, policy, robots)
+        if on_fetched is not None and outcome.ok:
+            await on_fetched(outcome)
 
     async with trio.open_nursery() as nursery:
         for url in unique:

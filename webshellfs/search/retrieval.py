@@ -1,0 +1,74 @@
+"""One `retrieve`, start to end, for the engine: validate the query, search, reuse the pages
+already stored, prefetch the rest (each fetched page handed to the engine to compile and store
+the moment it arrives), and hold what the report and the response are made from.
+
+The engine supplies the two things only it can do, as callables: `stored(url)` (the address of
+a page already stored for that URL, or None) and `keep(capture)` (compile and store a fetched
+capture, return its new address).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from webshellfs.search.base import SearchBackend, SearchResult
+from webshellfs.search.outcomes import Fetched, FetchOutcome, PageFetcher
+from webshellfs.search.prefetch import PrefetchPolicy, prefetch
+from webshellfs.search.query import validate_query
+from webshellfs.search.report import render_retrieve_response, render_search_report
+from webshellfs.search.robots import RobotsRules
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """Attributes:
+        outcomes: by URL, for the results that were fetched this time.
+        addresses: by URL, the page of every result that has one (new or already stored).
+    """
+
+    query: str
+    backend: str
+    results: list[SearchResult]
+    outcomes: dict[str, FetchOutcome]
+    addresses: dict[str, str]
+
+    def report(self, search_id: str) -> str:
+        """The text of `_search/<search_id>.md`."""
+        return render_search_report(
+            self.query, self.results, self.outcomes, self.addresses,
+            search_id=search_id, backend=self.backend,
+        )
+
+    def response(self, search_id: str) -> str:
+        """The `.ctl` response."""
+        return render_retrieve_response(
+            self.query, self.results, self.outcomes, self.addresses,
+            search_id=search_id, backend=self.backend,
+        )
+
+
+async def retrieve(
+    query: str,
+    k: int,
+    backend: SearchBackend,
+    fetcher: PageFetcher,
+    policy: PrefetchPolicy,
+    robots: RobotsRules | None,
+    *,
+    stored: Callable[[str], str | None],
+    keep: Callable[[Fetched], Awaitable[str]],
+) -> Retrieval:
+    """Raises CommandSyntaxError for a bad query and SearchError when the backend fails;
+    failed fetches are outcomes, not errors."""
+    query = validate_query(query)
+    results = await backend.search(query, k)
+    addresses = {r.url: address for r in results if (address := stored(r.url)) is not None}
+    todo = [r.url for r in results if r.url not in addresses]
+
+    async def keep_page(outcome: FetchOutcome) -> None:
+        assert outcome.capture is not None  # prefetch hands over fetched outcomes only
+        addresses[outcome.url] = await keep(outcome.capture)
+
+    outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page)
+    return Retrieval(query, backend.name, results, dict(zip(todo, outcomes)), addresses)
