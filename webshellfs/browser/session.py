@@ -35,6 +35,7 @@ T = TypeVar("T")
 
 HTML_CONTENT_TYPE = "text/html; charset=utf-8"
 CLOSE_TIMEOUT = 5.0
+RESPONSIVE_TIMEOUT = 1.0
 CONNECT_TIMEOUT_MS = 30_000
 MAX_REDIRECTS = 10
 _HTML_TYPES = ("", "text/html", "application/xhtml+xml")
@@ -99,7 +100,12 @@ class Session:
         """Load url in an existing tab (following a link L… in the same tab)."""
         await self.policy.check(url)
         tab = await self._live_tab(tab_id)
-        return await self._guarded(tab, self._load(tab, url), f"loading {url}")
+
+        async def run() -> TabCapture:
+            await self._to_front(tab)
+            return await self._load(tab, url)
+
+        return await self._guarded(tab, run(), f"loading {url}")
 
     async def execute(
         self, tab_id: str, locator: str, operation: str, values: Mapping[str, str]
@@ -111,6 +117,7 @@ class Session:
         tab = await self._live_tab(tab_id)
 
         async def run() -> TabCapture:
+            await self._to_front(tab)
             element = await self._find(tab, locator)
             await act(element, values, self.options.action_timeout * 1000)
             await self._settle(tab)
@@ -123,6 +130,7 @@ class Session:
         tab = await self._live_tab(tab_id)
 
         async def run() -> TabCapture:
+            await self._to_front(tab)
             await self._settle(tab)
             return await self._capture(tab, tab.captured_url)
 
@@ -137,8 +145,9 @@ class Session:
 
     async def tabs(self) -> tuple[tuple[str, str], ...]:
         """(tab id, current URL) of every live tab, least recently used first."""
+        self._drop_self_closed()
         ordered = sorted(self._tabs.values(), key=lambda t: t.last_used)
-        return tuple((t.id, t.page.url) for t in ordered if not t.page.is_closed())
+        return tuple((t.id, t.page.url) for t in ordered)
 
     async def close(self) -> None:
         """Close everything; for a local browser no process of ours survives this."""
@@ -262,7 +271,6 @@ class Session:
         self._next_tab += 1
         self._tabs[tab.id] = tab
         page.on("popup", lambda popup: self._on_popup(tab, popup))
-        page.on("close", lambda _: self._on_page_closed(tab))
         self._enforce_cap(tab)
         return tab
 
@@ -270,13 +278,16 @@ class Session:
         self._front = ""
         self._popups.setdefault(opener.id, []).append(self._adopt(page).id)
 
-    def _on_page_closed(self, tab: Tab) -> None:
-        if self._tabs.get(tab.id) is tab:
+    def _drop_self_closed(self) -> None:
+        """Forget tabs whose page closed itself (window.close()). Decided lazily, because
+        when the browser dies its pages close too, and that is reported as a crash instead."""
+        for tab in [t for t in self._tabs.values() if t.page.is_closed()]:
             del self._tabs[tab.id]
             tab.discard()
-            self._gone.setdefault(tab.id, "the page closed itself")
+            self._gone[tab.id] = "the page closed itself"
 
     def _enforce_cap(self, keep: Tab) -> None:
+        self._drop_self_closed()
         while len(self._tabs) > self.options.max_tabs:
             oldest = min((t for t in self._tabs.values() if t is not keep),
                          key=lambda t: t.last_used)
@@ -293,11 +304,11 @@ class Session:
 
     async def _live_tab(self, tab_id: str) -> Tab:
         await self._ensure()
+        self._drop_self_closed()
         tab = self._tabs.get(tab_id)
-        if tab is None or tab.page.is_closed():
+        if tab is None:
             raise NotFoundError(self._why_gone(tab_id))
         tab.touch()
-        await self._to_front(tab)
         return tab
 
     def _why_gone(self, tab_id: str) -> str:
@@ -348,19 +359,41 @@ class Session:
         if error is None:
             return task.result()
         if isinstance(error, PlaywrightError):
-            raise self._explain(error, doing) from None
+            raise await self._explain(error, tab, doing) from None
         raise error
 
-    def _explain(self, error: PlaywrightError, doing: str) -> FetchError:
-        if self._browser is None or not self._browser.is_connected():
+    async def _explain(self, error: PlaywrightError, tab: Tab, doing: str) -> FetchError:
+        """The domain error for a Playwright failure, after finding out what actually broke:
+        the browser, a frozen page (then closed), or only this one step."""
+        if await self._browser_died(patient="closed" in str(error).lower()):
             lost = self._forget_tabs("the browser crashed")
             return FetchError(f"the browser crashed while {doing}; "
                               f"it is started again on the next command{lost}")
-        if isinstance(error, PlaywrightTimeoutError):
-            return FetchTimeout(f"{doing}: {first_line(error)}")
         if "ERR_BLOCKED_BY_CLIENT" in str(error) and self.policy.refused:
             return AccessDenied(self.policy.refused[-1])
+        if isinstance(error, PlaywrightTimeoutError):
+            if await self._responsive(tab):
+                return FetchTimeout(f"{doing}: {first_line(error)}")
+            how = await self._recover(tab)
+            return FetchTimeout(f"{doing}: the page stopped responding; {how}")
         return FetchError(f"{doing} failed in the browser: {first_line(error)}")
+
+    async def _browser_died(self, patient: bool) -> bool:
+        """Whether the browser is gone; a dead pipe is noticed a moment after the failure it
+        caused, so a "closed" error waits briefly for the disconnect to arrive."""
+        for _ in range(10 if patient else 1):
+            if self._browser is None or not self._browser.is_connected():
+                return True
+            if patient:
+                await asyncio.sleep(0.05)
+        return False
+
+    async def _responsive(self, tab: Tab) -> bool:
+        try:
+            await asyncio.wait_for(tab.page.evaluate("1"), RESPONSIVE_TIMEOUT)
+        except (PlaywrightError, asyncio.TimeoutError):
+            return False
+        return True
 
     async def _recover(self, tab: Tab) -> str:
         """Close a tab that hung or failed; if even that hangs, replace the context, and if
@@ -404,19 +437,17 @@ class Session:
             if "Download is starting" in str(error):
                 return TabCapture(tab.id, await self._fetch_raw(url), True)
             raise
-        if response is not None:
-            content_type = response.headers.get("content-type", "")
-            if not is_html(content_type):
-                body = await response.body()
-                capture = Capture(url, response.url, response.status, content_type, body,
-                                  tuple(response.headers.items()))
-                return TabCapture(tab.id, capture, True)
+        if response is not None and not is_html(response.headers.get("content-type", "")):
+            # The browser shows PDFs, images and JSON in viewers of its own; the bytes the
+            # server sent are what the compiler needs.
+            return TabCapture(tab.id, await self._fetch_raw(url), True)
         await self._settle(tab)
         return await self._capture(tab, tab.captured_url, requested_url=url)
 
     async def _fetch_raw(self, url: str) -> Capture:
-        """A response the browser will not render (it starts a download, e.g. a PDF): its
-        bytes through the context's own HTTP client, each redirect hop checked by the policy."""
+        """A response the browser does not render as a page (a PDF, JSON, a download): its
+        bytes through the context's own HTTP client (same cookies), each redirect hop checked
+        by the policy."""
         assert self._context is not None
         target = url
         for _ in range(MAX_REDIRECTS):

@@ -1,0 +1,90 @@
+"""Opening pages in the real Chromium: what the rendered-DOM capture holds and how it compiles."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+from tests.browser.conftest import content_text, run
+from tests.browser.live_site import LIVE_ROOT, LiveSite
+from webshellfs.browser import Browser, CapturedResponse
+from webshellfs.errors import AccessDenied
+
+
+def test_script_built_list_is_in_the_compiled_content(browser: Browser, site: LiveSite) -> None:
+    result = run(lambda: browser.open(site.url("/jslist.html")))
+    assert result.tab_id.startswith("t")
+    assert result.navigated
+    assert result.capture.status == 200
+    assert result.capture.content_type == "text/html; charset=utf-8"
+    assert result.capture.url == site.url("/jslist.html")
+    text = content_text(result)
+    for planet in ("Mercury", "Venus", "Earth", "Mars"):
+        assert f"{planet} (built by script)" in text
+    assert "Loading…" not in text
+
+
+def test_capture_inlines_shadow_roots_frames_and_current_values(
+    browser: Browser, site: LiveSite
+) -> None:
+    result = run(lambda: browser.open(site.url("/rendered.html")))
+    html = result.capture.body.decode("utf-8")
+    assert '<p class="gone" hidden="">Hidden by a stylesheet.</p>' in html
+    assert '<p class="ghost" hidden="">Invisible by visibility.</p>' in html
+    assert "<p>Visible text.</p>" in html
+    assert "noscript" not in html
+    assert ('<user-card><p>Shadow greeting</p><button type="button" data-wsfs-id="w2">'
+            "Shadow button</button></user-card>") in html
+    assert (f'<div data-wsfs-frame="{site.url("/frame.html")}"><p>Text inside the frame.</p>'
+            f'<a href="{site.url("/index.html")}" data-wsfs-id="w3">Frame link</a>') in html
+    assert '<textarea id="note" data-wsfs-id="w5">typed by script</textarea>' in html
+    assert '<input id="agree" type="checkbox" data-wsfs-id="w6" checked="">' in html
+
+    text = content_text(result)
+    assert "Shadow greeting" in text
+    assert "Text inside the frame." in text
+    assert "Hidden by a stylesheet" not in text
+    assert "Invisible by visibility" not in text
+    assert "Secret button" not in text
+
+
+def test_every_actionable_element_gets_a_unique_locator(browser: Browser, site: LiveSite) -> None:
+    result = run(lambda: browser.open(site.url("/search.html")))
+    root = lxml.html.document_fromstring(result.capture.body)
+    marked = [(el.tag, el.get("data-wsfs-id")) for el in root.iter() if el.get("data-wsfs-id")]
+    assert marked == [("form", "w1"), ("input", "w2"), ("select", "w3"), ("button", "w4")]
+    again = run(lambda: browser.focus(result.tab_id))
+    assert again.capture.body == result.capture.body
+    assert not again.navigated
+
+
+def test_same_origin_json_seen_while_loading_is_a_resource(
+    browser: Browser, site: LiveSite
+) -> None:
+    result = run(lambda: browser.open(site.url("/more.html")))
+    first_ten = ", ".join(f'{{"name": "Item {n}"}}' for n in range(1, 11))
+    assert result.resources == (
+        CapturedResponse(site.url("/api/items?offset=0&limit=10"), "application/json",
+                         f'{{"items": [{first_ten}], "more": true}}'.encode()),
+    )
+    assert "Item 10" in content_text(result)
+
+
+@pytest.mark.parametrize(("path", "content_type"), [
+    ("/data.json", "application/json"),
+    ("/report.pdf", "application/pdf"),
+])
+def test_non_html_comes_back_as_its_raw_bytes(
+    browser: Browser, site: LiveSite, path: str, content_type: str
+) -> None:
+    result = run(lambda: browser.open(site.url(path)))
+    assert result.tab_id == ""
+    assert result.capture.content_type == content_type
+    assert result.capture.body == (LIVE_ROOT / path.lstrip("/")).read_bytes()
+    assert result.capture.status == 200
+
+
+def test_non_http_schemes_are_refused(browser: Browser) -> None:
+    with pytest.raises(AccessDenied, match=r"only http and https URLs can be opened; file: is "
+                                           r"refused: file:///etc/passwd"):
+        run(lambda: browser.open("file:///etc/passwd"))

@@ -1,0 +1,199 @@
+"""execute in the real Chromium: forms, selects, clicks, dialogs, popups, downloads and frames,
+each checked through the capture that follows (compiled like any page)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import content_text, locator_of, run
+from tests.browser.live_site import LIVE_ROOT, LiveSite
+from webshellfs.browser import Browser, DialogRecord, DownloadRecord
+from webshellfs.errors import NotFoundError, UsageError
+
+
+def test_search_form_filled_in_one_step_yields_the_results_page(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/search.html")))
+    form = locator_of(page, "//form")
+    result = run(lambda: browser.execute(page.tab_id, form, "submit",
+                                         {"q": "volcano", "year": "2009"}))
+    assert result.navigated
+    assert result.tab_id == page.tab_id
+    assert result.capture.url == site.url("/search?q=volcano&year=2009")
+    text = content_text(result)
+    assert "Results for volcano" in text
+    assert "3 articles from 2009." in text
+    assert "Volcano, part 3" in text
+
+
+def test_enter_on_a_search_field_submits_it(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/search.html")))
+    field = locator_of(page, "//input[@name='q']")
+    result = run(lambda: browser.execute(page.tab_id, field, "enter", {"q": "old article"}))
+    assert result.navigated
+    assert result.capture.url == site.url("/search?q=old+article&year=")
+    assert "Results for old article" in content_text(result)
+
+
+def test_login_keeps_its_session_cookie_across_tabs(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/login.html")))
+    form = locator_of(page, "//form")
+    result = run(lambda: browser.execute(page.tab_id, form, "submit", {
+        "user": "alice", "password": "secret", "remember": "yes"}))
+    assert result.navigated
+    assert result.capture.url == site.url("/account")
+    assert "Signed in as alice." in content_text(result)
+    other_tab = run(lambda: browser.open(site.url("/account")))
+    assert other_tab.tab_id != page.tab_id
+    assert "Signed in as alice." in content_text(other_tab)
+
+
+def test_form_refuses_unknown_fields_before_acting(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/login.html")))
+    form = locator_of(page, "//form")
+    with pytest.raises(UsageError, match="the form has no field 'email'; its fields: user, "
+                                         "password, remember"):
+        run(lambda: browser.execute(page.tab_id, form, "submit", {"email": "a@b.c"}))
+    still = run(lambda: browser.focus(page.tab_id))
+    assert still.capture.url == site.url("/login.html")
+
+
+def test_choosing_size_m_changes_the_price(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/product.html")))
+    assert "Price: 40 EUR" in content_text(page)
+    size = locator_of(page, "//select")
+    by_label = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "Medium"}))
+    assert not by_label.navigated
+    assert "Price: 45 EUR" in content_text(by_label)
+    assert '<option value="m" selected="">Medium</option>' in by_label.capture.body.decode()
+    by_value = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "l"}))
+    assert "Price: 50 EUR" in content_text(by_value)
+    with pytest.raises(UsageError, match=r"no option 'XL'; choices: s=small \| m=medium \| "
+                                         r"l=large"):
+        run(lambda: browser.execute(page.tab_id, size, "select", {"size": "XL"}))
+
+
+def test_check_and_click_change_the_state(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/product.html")))
+    gift = locator_of(page, "//input[@id='gift']")
+    checked = run(lambda: browser.execute(page.tab_id, gift, "check"))
+    assert '<input id="gift" type="checkbox" data-wsfs-id="w2" checked="">' in (
+        checked.capture.body.decode())
+    unchecked = run(lambda: browser.execute(page.tab_id, gift, "uncheck"))
+    assert '<input id="gift" type="checkbox" data-wsfs-id="w2">' in unchecked.capture.body.decode()
+    added = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
+    assert "Cart: 1 trail shoe, size s" in content_text(added)
+
+
+def test_load_more_until_item_40(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/more.html")))
+    more = locator_of(page, "//button[@id='more']")
+    result = page
+    for _ in range(3):
+        result = run(lambda: browser.execute(page.tab_id, more, "click"))
+        assert len(result.resources) == 1
+    assert result.resources[0].url == site.url("/api/items?offset=30&limit=10")
+    text = content_text(result)
+    assert "Item 40" in text
+    assert "Load more" not in text
+
+
+def test_tabs_and_accordion_reveal_their_panels(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/tabs.html")))
+    assert "Wash cold, dry flat." not in content_text(page)
+    assert "Ships in two days." not in content_text(page)
+    care = locator_of(page, "//button[@id='tab-care']")
+    after_tab = run(lambda: browser.execute(page.tab_id, care, "click"))
+    assert "Wash cold, dry flat." in content_text(after_tab)
+    assert "Sizes run small." not in content_text(after_tab)
+    summary = locator_of(page, "//summary")
+    opened = run(lambda: browser.execute(page.tab_id, summary, "click"))
+    assert "Ships in two days." in content_text(opened)
+
+
+def test_modal_opens_and_its_form_submits(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/modal.html")))
+    assert "Join 10,000 readers." not in content_text(page)
+    opened = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='open']"),
+                                         "click"))
+    assert "Join 10,000 readers." in content_text(opened)
+    form = locator_of(opened, "//dialog//form")
+    done = run(lambda: browser.execute(page.tab_id, form, "submit", {"email": "a@b.example"}))
+    assert not done.navigated
+    assert "Subscribed: a@b.example" in content_text(done)
+    assert "Join 10,000 readers." not in content_text(done)
+
+
+def test_dialogs_are_answered_and_reported(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/alert.html")))
+    saved = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='save']"),
+                                        "click"))
+    assert saved.dialogs == (DialogRecord("alert", "Saved!", "accepted"),)
+    assert "Saved" in content_text(saved)
+    reset = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='reset']"),
+                                        "click"))
+    assert reset.dialogs == (DialogRecord("confirm", "Reset everything?", "accepted"),)
+    assert "Reset done" in content_text(reset)
+
+
+def test_popup_becomes_a_new_tab(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/popup.html")))
+    result = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='open']"),
+                                         "click"))
+    assert not result.navigated
+    assert len(result.new_tabs) == 1
+    popup = run(lambda: browser.focus(result.new_tabs[0]))
+    assert popup.capture.url == site.url("/tabs.html")
+    assert "Sizes run small." in content_text(popup)
+
+
+def test_a_target_blank_link_is_followed_in_the_same_tab(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/popup.html")))
+    link = locator_of(page, "//a[@id='blank']")
+    result = run(lambda: browser.execute(page.tab_id, link, "navigate"))
+    assert result.navigated
+    assert result.new_tabs == ()
+    assert result.tab_id == page.tab_id
+    assert result.capture.url == site.url("/jslist.html")
+
+
+def test_navigate_loads_a_url_in_the_same_tab(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/index.html")))
+    result = run(lambda: browser.navigate(page.tab_id, site.url("/product.html")))
+    assert result.navigated
+    assert result.tab_id == page.tab_id
+    assert "Price: 40 EUR" in content_text(result)
+
+
+def test_a_download_is_captured_as_bytes(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/popup.html")))
+    result = run(lambda: browser.execute(page.tab_id, locator_of(page, "//a[@id='file']"),
+                                         "click"))
+    assert result.downloads == (
+        DownloadRecord(site.url("/report.pdf"), "report.pdf",
+                       (LIVE_ROOT / "report.pdf").read_bytes()),
+    )
+
+
+def test_an_element_inside_a_same_origin_frame_is_found(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/rendered.html")))
+    button = locator_of(page, "//button[@id='frame-button']")
+    result = run(lambda: browser.execute(page.tab_id, button, "click"))
+    assert "Clicked in frame" in content_text(result)
+
+
+def test_unknown_tabs_and_elements_are_not_found(browser: Browser, site: LiveSite) -> None:
+    with pytest.raises(NotFoundError, match="there is no live tab t999"):
+        run(lambda: browser.execute("t999", "w1", "click"))
+    page = run(lambda: browser.open(site.url("/index.html")))
+    with pytest.raises(NotFoundError, match=f"the element w999 is no longer on the page in tab "
+                                            f"{page.tab_id}"):
+        run(lambda: browser.execute(page.tab_id, "w999", "click"))
+    run(lambda: browser.close_tab(page.tab_id))
+    with pytest.raises(NotFoundError, match=f"tab {page.tab_id} is gone: it was closed"):
+        run(lambda: browser.focus(page.tab_id))

@@ -1,0 +1,128 @@
+"""Failures in the real Chromium: pages that never load, endless scripts, crashes, the tab cap,
+and that closing leaves no Chromium process of ours behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import pytest
+
+from tests.browser.conftest import TEST_LOAD_TIMEOUT, content_text, live_options, locator_of, run
+from tests.browser.live_site import LiveSite
+from webshellfs.browser import Browser
+from webshellfs.browser.processes import kill_owned, owned_pids
+from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
+
+# Closing a hung tab takes about half a second; more than this means something waited too long.
+SLACK = 5.0
+
+
+def assert_still_works(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/product.html")))
+    size = locator_of(page, "//select")
+    changed = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "m"}))
+    assert "Price: 45 EUR" in content_text(changed)
+
+
+def test_a_page_that_never_finishes_loading_times_out(browser: Browser, site: LiveSite) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchTimeout, match=f"{site.url('/never')} did not finish loading within "
+                                           f"{TEST_LOAD_TIMEOUT:.0f} s"):
+        run(lambda: browser.open(site.url("/never")))
+    assert time.monotonic() - started < TEST_LOAD_TIMEOUT + SLACK
+    assert_still_works(browser, site)
+
+
+def test_an_endless_script_loop_times_out_and_the_browser_keeps_working(
+    browser: Browser, site: LiveSite
+) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchTimeout, match="loop.html did not finish loading within"):
+        run(lambda: browser.open(site.url("/loop.html")))
+    assert time.monotonic() - started < TEST_LOAD_TIMEOUT + SLACK
+    assert_still_works(browser, site)
+
+
+def test_an_action_that_freezes_the_page_cannot_hang_the_caller(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/freeze.html")))
+    freeze = locator_of(page, "//button")
+    started = time.monotonic()
+    with pytest.raises(FetchTimeout, match=f"click on {freeze}: the page stopped responding; "
+                                           f"tab {page.tab_id} was closed"):
+        run(lambda: browser.execute(page.tab_id, freeze, "click"))
+    assert time.monotonic() - started < browser.options.call_deadline + SLACK
+    with pytest.raises(NotFoundError, match=f"there is no live tab {page.tab_id}"):
+        run(lambda: browser.focus(page.tab_id))
+    assert_still_works(browser, site)
+
+
+def test_a_crashed_renderer_is_noticed_not_waited_on(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/index.html")))
+    run(lambda: browser._call(lambda s: _crash_page(s, page.tab_id)))
+    started = time.monotonic()
+    with pytest.raises(FetchError, match=f"the page crashed while capturing tab {page.tab_id}; "
+                                         f"tab {page.tab_id} was closed"):
+        run(lambda: browser.focus(page.tab_id))
+    assert time.monotonic() - started < SLACK
+    assert_still_works(browser, site)
+
+
+async def _crash_page(session: object, tab_id: str) -> None:
+    """Test-only: crash the tab's renderer the way a real crash would (chrome://crash, which
+    the network policy would never let a page reach by itself)."""
+    tab = session._tabs[tab_id]  # type: ignore[attr-defined]
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(tab.page.goto("chrome://crash"), 5)
+    await asyncio.wait_for(tab.crashed.wait(), 5)
+
+
+def test_a_crashed_browser_is_started_again_and_says_what_was_lost(site: LiveSite) -> None:
+    browser = Browser(live_options())
+    try:
+        first = run(lambda: browser.open(site.url("/index.html")))
+        second = run(lambda: browser.open(site.url("/product.html")))
+        assert kill_owned(browser.marker) > 0
+        time.sleep(1)  # let the dead pipe be noticed, so the outcome below is the idle-crash one
+        with pytest.raises(NotFoundError, match=f"tab {first.tab_id} is gone: the browser "
+                                                "crashed"):
+            run(lambda: browser.focus(first.tab_id))
+        again = run(lambda: browser.open(site.url("/jslist.html")))
+        assert again.notes == (
+            f"the browser had stopped and was started again; lost tabs: {first.tab_id}, "
+            f"{second.tab_id} (their pages stay stored)",
+        )
+        assert "Mercury (built by script)" in content_text(again)
+    finally:
+        browser.close_blocking()
+    assert owned_pids(browser.marker) == []
+
+
+def test_the_tab_pool_closes_the_least_recently_used(site: LiveSite) -> None:
+    browser = Browser(live_options(max_tabs=2))
+    try:
+        first = run(lambda: browser.open(site.url("/index.html")))
+        second = run(lambda: browser.open(site.url("/product.html")))
+        run(lambda: browser.focus(first.tab_id))
+        third = run(lambda: browser.open(site.url("/jslist.html")))
+        assert third.closed_tabs == (second.tab_id,)
+        tabs = run(browser.tabs)
+        assert tabs == ((first.tab_id, site.url("/index.html")),
+                        (third.tab_id, site.url("/jslist.html")))
+        with pytest.raises(NotFoundError, match=f"tab {second.tab_id} is gone: it was closed to "
+                                                "keep at most 2 tabs"):
+            run(lambda: browser.focus(second.tab_id))
+    finally:
+        browser.close_blocking()
+
+
+def test_no_chromium_process_of_ours_is_left_after_close(site: LiveSite) -> None:
+    browser = Browser(live_options())
+    run(lambda: browser.open(site.url("/index.html")))
+    pids = owned_pids(browser.marker)
+    assert len(pids) >= 3  # the browser, its zygote and at least one renderer
+    run(browser.aclose)
+    assert owned_pids(browser.marker) == []
