@@ -26,7 +26,7 @@ PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"
 SEARCH_DIR = "_search"
 PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
-PAGE_TREE_CACHE = 256
+PAGE_TREE_CACHE = 1024
 
 
 def no_response_yet(session: str) -> bytes:
@@ -105,6 +105,7 @@ class TreeView:
         self._trees: OrderedDict[str, _PageTree] = OrderedDict()
         self._generation = -1
         self._pages: dict[str, PageRecord] = {}
+        self._page_entries: list[Entry] = []
         self._pages_tsv = b""
         self._pages_mtime = self.started_ns
 
@@ -126,6 +127,7 @@ class TreeView:
             for r in records
         ]
         self._pages = {r.page_id: r for r in records}
+        self._page_entries = [Entry(r.page_id, r.page_id, True, 0, r.created_ns, True) for r in records]
         self._pages_mtime = max((r.created_ns for r in records), default=self.started_ns)
         self._pages_tsv = ("\n".join(rows) + "\n").encode("utf-8", "surrogatepass")
         self._generation = generation
@@ -185,9 +187,8 @@ class TreeView:
     def listdir(self, path: str) -> list[Entry]:
         path = path.strip("/")
         if not path:
-            self._refresh_pages()
-            pages = [Entry(p, p, True, 0, r.created_ns, True) for p, r in self._pages.items()]
-            return sorted(self._root_files() + pages, key=lambda e: e.name)
+            root_files = self._root_files()  # refreshes the page entries too
+            return sorted(root_files + self._page_entries, key=lambda e: e.name)
         if path == LOG_DIR:
             names = [f"{LOG_DIR}/R{n:04d}.md" for n in self.store.log_numbers()]
         elif path == SEARCH_DIR:
