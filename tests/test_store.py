@@ -70,6 +70,31 @@ def test_reads_a_slice_of_a_large_file(tmp_path: Path) -> None:
         assert store.read_blob(found.blob, len(big) + 5, 4096) == b""
 
 
+# Reads 4 KiB slices of a 48 MiB file in a fresh process and prints how much its peak memory grew.
+SLICE_READER = textwrap.dedent(
+    """
+    import resource, sys
+    from webshellfs.store import Store
+
+    store = Store(sys.argv[1])
+    found = store.page_file("N0001", "resources/R0001.bin")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for offset in range(0, found.size, found.size // 8):
+        assert len(store.read_blob(found.blob, offset, 4096)) == 4096
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+    """
+)
+
+
+def test_a_slice_read_does_not_load_the_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        add(store, {"resources/R0001.bin": os.urandom(1 << 20) * 48})
+    grown_kib = subprocess.run([sys.executable, "-c", SLICE_READER, str(path)], check=True,
+                               capture_output=True, text=True).stdout
+    assert int(grown_kib) < 8 * 1024
+
+
 def test_identical_files_are_stored_once(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
     with Store(path) as store:
