@@ -62,11 +62,6 @@ NODE_KEYS = frozenset({"@context", "@id", "@type"})
 # Where an RDFa property takes its value from, before the element's text.
 RDFA_VALUE_ATTRIBUTES = ("content", "datetime", "href", "src", "resource")
 
-_HAS_MICRODATA = lxml.etree.XPath("boolean(//*[@itemscope])")
-# Real RDFa names a vocabulary; MediaWiki's `typeof="mw:File"` is markup, not data.
-_HAS_RDFA = lxml.etree.XPath(
-    "boolean(//*[@vocab or contains(@typeof, '://') or starts-with(@typeof, 'schema:')])"
-)
 _RDFA_TYPED = lxml.etree.XPath("//*[@typeof]")
 _JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
 _WRAPPERS = re.compile(r"^\s*(<!\[CDATA\[|<!--)?|(\]\]>|-->)?\s*;?\s*$")
@@ -85,9 +80,9 @@ def extract_facts(root: HtmlElement, data: bytes | str, builder: PageBuilder) ->
     facts.extend(meta)
     facts.extend(open_graph)
     facts.extend(_typed("jsonld", _jsonld_items(root, builder)))
-    if _mentions(data, "itemscope") and _HAS_MICRODATA(root):
+    if _mentions(data, "itemscope"):
         facts.extend(_typed("microdata", _microdata_items(root, builder)))
-    if (_mentions(data, "vocab") or _mentions(data, "typeof")) and _HAS_RDFA(root):
+    if _mentions(data, "typeof"):
         facts.extend(_typed("rdfa", _rdfa_items(root)))
     if facts.dropped:
         builder.note(f"facts.kv: kept the first {MAX_FACTS} facts, {facts.dropped} more were cut")
@@ -267,10 +262,18 @@ def _rdfa_items(root: HtmlElement) -> list[tuple[str, Any]]:
     itself a property of another is one item."""
     items = []
     for node in _RDFA_TYPED(root):
-        if node.get("property") and any(a.get("typeof") is not None for a in node.iterancestors()):
+        types = [t for t in node.get("typeof", "").split() if _vocabulary_type(t)]
+        if not types or (
+            node.get("property") and any(a.get("typeof") is not None for a in node.iterancestors())
+        ):
             continue
-        items.append((_type_name(node.get("typeof", "").split()), _rdfa_properties(node)))
+        items.append((_type_name(types), _rdfa_properties(node)))
     return items
+
+
+def _vocabulary_type(token: str) -> bool:
+    """`Event` (under a vocab), `schema:Event` or a full URL; MediaWiki's `mw:File` is markup."""
+    return ":" not in token or "://" in token or token.startswith("schema:")
 
 
 def _rdfa_properties(scope: HtmlElement) -> dict[str, Any]:
