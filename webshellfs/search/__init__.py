@@ -23,8 +23,8 @@ from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
 from webshellfs.search.outcomes import FetchOutcome, OutcomeKind
 from webshellfs.search.prefetch import PrefetchPolicy, prefetch
 from webshellfs.search.query import validate_query
-from webshellfs.search.retrieval import Retrieval, retrieve
 from webshellfs.search.report import render_retrieve_response, render_search_report
+from webshellfs.search.retrieval import Retrieval, retrieve
 from webshellfs.search.robots import RobotsRules
 
 __all__ = [

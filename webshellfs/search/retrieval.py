@@ -71,4 +71,4 @@ async def retrieve(
         addresses[outcome.url] = await keep(outcome.capture)
 
     outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page)
-    return Retrieval(query, backend.name, results, dict(zip(todo, outcomes)), addresses)
+    return Retrieval(query, backend.name, results, dict(zip(todo, outcomes, strict=True)), addresses)
