@@ -3,6 +3,7 @@ one path that needs a public first hop)."""
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,7 +17,7 @@ from tests.site import SITE_ROOT, FixtureSite
 from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
 from webshellfs.fetch import Capture
-from webshellfs.fetch.http import MAX_REDIRECTS, USER_AGENT, HttpFetcher
+from webshellfs.fetch.http import MAX_REDIRECTS, USER_AGENT, HttpFetcher, VettedBackend
 
 
 def settings(**overrides: object) -> Settings:
@@ -148,3 +149,47 @@ def test_every_redirect_hop_is_checked() -> None:
 
     with pytest.raises(AccessDenied, match=r"^http://127\.0\.0\.1:8000/admin resolves to 127\.0\.0\.1, a loopback"):
         trio.run(run)
+
+
+class Rebinding:
+    """A DNS answer that changes between two lookups: first public, then loopback (the
+    DNS-rebinding trick), for rebind.test only."""
+
+    def __init__(self) -> None:
+        self.answers = ["93.184.216.34", "127.0.0.1"]
+
+    async def getaddrinfo(self, host: bytes | str, port: object, family: int = 0, type: int = 0,
+                          proto: int = 0, flags: int = 0) -> list[tuple[object, ...]]:
+        assert host in ("rebind.test", b"rebind.test")
+        address = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(str(port))))]
+
+    async def getnameinfo(self, sockaddr: object, flags: int) -> tuple[str, str]:
+        raise NotImplementedError
+
+
+def test_the_connection_goes_only_to_the_address_that_was_checked(echo: str) -> None:
+    port = echo.rsplit(":", 1)[1]
+
+    async def run() -> None:
+        trio.socket.set_custom_hostname_resolver(Rebinding())
+        fetcher = HttpFetcher(settings(allow_private=False))
+        try:
+            await fetcher.fetch(f"http://rebind.test:{port}/ua")
+        finally:
+            await fetcher.aclose()
+
+    with pytest.raises(AccessDenied, match=rf"^rebind\.test:{port} resolves to 127\.0\.0\.1, a loopback address"):
+        trio.run(run)
+
+
+def test_the_vetted_backend_refuses_loopback_and_connects_when_allowed(echo: str) -> None:
+    port = int(echo.rsplit(":", 1)[1])
+
+    async def run() -> None:
+        with pytest.raises(AccessDenied, match=rf"^localhost:{port} resolves to "):
+            await VettedBackend(allow_private=False).connect_tcp("localhost", port)
+        stream = await VettedBackend(allow_private=True).connect_tcp("127.0.0.1", port)
+        await stream.aclose()
+
+    trio.run(run)

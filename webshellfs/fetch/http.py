@@ -2,22 +2,28 @@
 path for non-HTML documents.
 
 Redirects are followed here, one hop at a time, so the address policy is checked on every hop.
-The body is streamed and cut off at settings.max_page_bytes; an HTTP error status is a failure
-that names the status, never a page.
+The connection itself is opened by `VettedBackend`, which resolves the host once, refuses
+private addresses and connects to the address it checked, so DNS cannot answer differently
+between the check and the connect (DNS rebinding). The body is streamed and cut off at
+settings.max_page_bytes; an HTTP error status is a failure that names the status, never a page.
 """
 
 from __future__ import annotations
 
+import urllib.request
+from collections.abc import Iterable
+
+import httpcore
 import httpx
 import trio
 
 from webshellfs import __version__
 from webshellfs.config import Settings
-from webshellfs.errors import FetchError, FetchTimeout
+from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
 from webshellfs.fetch import Capture
-from webshellfs.fetch.policy import check_url
+from webshellfs.fetch.policy import check_url, public_addresses
 
-__all__ = ["MAX_REDIRECTS", "USER_AGENT", "HttpFetcher"]
+__all__ = ["MAX_REDIRECTS", "USER_AGENT", "HttpFetcher", "VettedBackend"]
 
 MAX_REDIRECTS = 10
 USER_AGENT = f"webshellfs/{__version__}"
@@ -25,6 +31,69 @@ _HEADERS = {
     "User-Agent": USER_AGENT,
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
 }
+
+
+class VettedBackend(httpcore.AsyncNetworkBackend):
+    """httpcore's network backend, but every TCP connection goes to an address that was checked
+    against the private-address policy in the same step. TLS still verifies the host name:
+    httpcore passes it as the server name whatever address the socket reached."""
+
+    def __init__(self, allow_private: bool) -> None:
+        self.allow_private = allow_private
+        self._inner = httpcore.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        if self.allow_private:
+            return await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
+        addresses = await public_addresses(host, port, f"{host}:{port}")
+        failure: httpcore.ConnectError | None = None
+        for address in addresses:
+            try:
+                return await self._inner.connect_tcp(
+                    address, port, timeout, local_address, socket_options
+                )
+            except httpcore.ConnectError as error:
+                failure = error
+        raise failure or httpcore.ConnectError(f"no address for {host}")
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        raise AccessDenied("fetching over a Unix socket is refused")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+class _VettedTransport(httpx.AsyncHTTPTransport):
+    """httpx's own transport (request mapping, exception mapping) over a VettedBackend pool.
+    httpx has no public way to pass a network backend, so the pool is swapped in here."""
+
+    def __init__(self, allow_private: bool) -> None:
+        super().__init__()
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(),
+            network_backend=VettedBackend(allow_private),
+        )
+
+
+def _default_transport(allow_private: bool) -> httpx.AsyncBaseTransport | None:
+    """The vetted transport; or None (httpx's own, which honours HTTP(S)_PROXY) when a proxy is
+    configured, because then the proxy resolves names and only the URL check can apply."""
+    proxies = urllib.request.getproxies()
+    if any(scheme in proxies for scheme in ("http", "https", "all")):
+        return None
+    return _VettedTransport(allow_private)
 
 
 class HttpFetcher:
@@ -36,7 +105,7 @@ class HttpFetcher:
             headers=_HEADERS,
             timeout=httpx.Timeout(settings.fetch_timeout),
             follow_redirects=False,
-            transport=transport,
+            transport=transport or _default_transport(settings.allow_private),
         )
 
     async def fetch(self, url: str) -> Capture:

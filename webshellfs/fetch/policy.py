@@ -12,7 +12,7 @@ import trio
 
 from webshellfs.errors import AccessDenied, FetchError
 
-__all__ = ["ALLOWED_SCHEMES", "check_url", "forbidden_kind"]
+__all__ = ["ALLOWED_SCHEMES", "check_url", "forbidden_kind", "public_addresses"]
 
 ALLOWED_SCHEMES = ("http", "https")
 
@@ -39,6 +39,21 @@ def forbidden_kind(address: str) -> str | None:
     return None
 
 
+async def public_addresses(host: str, port: int, shown: str) -> list[str]:
+    """Every address host resolves to, refusing them all (AccessDenied naming `shown`) if any
+    is loopback, private, link-local…; FetchError if the host does not resolve."""
+    try:
+        infos = await trio.socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise FetchError(f"cannot resolve the host {host}: {error}") from None
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+    for address in addresses:
+        kind = forbidden_kind(address)
+        if kind is not None:
+            raise AccessDenied(f"{shown} resolves to {address}, a {kind} address; {ALLOW_HINT}")
+    return addresses
+
+
 async def check_url(url: str, allow_private: bool) -> None:
     """Raise AccessDenied unless url may be fetched; FetchError if its host does not resolve."""
     parts = urlsplit(url)
@@ -46,18 +61,11 @@ async def check_url(url: str, allow_private: bool) -> None:
     if scheme not in ALLOWED_SCHEMES:
         shown = f"{scheme}:" if scheme else "a URL without a scheme"
         raise AccessDenied(f"only http and https URLs can be opened; {shown} is refused: {url}")
-    host = parts.hostname
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as error:
+        raise FetchError(f"not a usable URL: {url} ({error})") from None
     if not host:
         raise AccessDenied(f"the URL has no host: {url}")
-    if allow_private:
-        return
-    port = parts.port or (443 if scheme == "https" else 80)
-    try:
-        infos = await trio.socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as error:
-        raise FetchError(f"cannot resolve the host {host}: {error}") from None
-    for info in infos:
-        address = str(info[4][0])
-        kind = forbidden_kind(address)
-        if kind is not None:
-            raise AccessDenied(f"{url} resolves to {address}, a {kind} address; {ALLOW_HINT}")
+    if not allow_private:
+        await public_addresses(host, port or (443 if scheme == "https" else 80), url)
