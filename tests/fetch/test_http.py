@@ -193,3 +193,18 @@ def test_the_vetted_backend_refuses_loopback_and_connects_when_allowed(echo: str
         await stream.aclose()
 
     trio.run(run)
+
+
+def test_a_redirect_to_another_scheme_is_refused() -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(302, headers={"Location": "file:///etc/passwd"})
+
+    async def run() -> None:
+        fetcher = HttpFetcher(settings(), transport=httpx.MockTransport(answer))
+        try:
+            await fetcher.fetch("http://93.184.216.34/")
+        finally:
+            await fetcher.aclose()
+
+    with pytest.raises(AccessDenied, match="^only http and https URLs can be opened; file: is refused"):
+        trio.run(run)
