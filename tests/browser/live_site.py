@@ -32,17 +32,21 @@ def page(title: str, body: str) -> bytes:
 
 class _Handler(SimpleHTTPRequestHandler):
     stop: threading.Event
+    requests: list[str]
 
     def log_message(self, format: str, *args: object) -> None:
         return
 
     def do_GET(self) -> None:
+        self.requests.append(self.path)
         parts = urlsplit(self.path)
         routes: dict[str, Callable[[dict[str, list[str]]], None]] = {
             "/search": self._search,
             "/account": self._account,
             "/api/items": self._items,
             "/never": self._never,
+            "/ssrf": self._ssrf,
+            "/redirect": self._redirect,
         }
         route = routes.get(parts.path)
         if route is None:
@@ -51,6 +55,7 @@ class _Handler(SimpleHTTPRequestHandler):
             route(parse_qs(parts.query))
 
     def do_POST(self) -> None:
+        self.requests.append(self.path)
         if urlsplit(self.path).path != "/login":
             self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page("Not found", ""))
             return
@@ -108,6 +113,22 @@ class _Handler(SimpleHTTPRequestHandler):
         data = {"items": names, "more": offset + limit < TOTAL_ITEMS}
         self._send(HTTPStatus.OK, "application/json", json.dumps(data).encode("utf-8"))
 
+    def _redirect(self, query: dict[str, list[str]]) -> None:
+        self.send_response(HTTPStatus.FOUND)
+        self.send_header("Location", query.get("to", ["/index.html"])[0])
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _ssrf(self, query: dict[str, list[str]]) -> None:
+        """A page that tries to read this server through its loopback address."""
+        target = f"http://127.0.0.1:{self.server.server_address[1]}/api/items?offset=0&limit=1"
+        script = (f"fetch({json.dumps(target)}).then(() => 'leaked', () => 'blocked')"
+                  ".then((word) => { document.getElementById('out').textContent ="
+                  " 'Private data: ' + word; });")
+        body = page("Innocent page", f'<p id="out">Private data: pending</p><script>{script}'
+                                     "</script>")
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
+
     def _never(self, query: dict[str, list[str]]) -> None:
         """Headers and the start of a page, then nothing until the server stops."""
         self.send_response(HTTPStatus.OK)
@@ -127,7 +148,8 @@ class LiveSite:
 
     def __init__(self) -> None:
         stop = threading.Event()
-        handler = type("Handler", (_Handler,), {"stop": stop})
+        self.requests: list[str] = []
+        handler = type("Handler", (_Handler,), {"stop": stop, "requests": self.requests})
         self._stop = stop
         self._server = ThreadingHTTPServer(("127.0.0.1", 0),
                                            partial(handler, directory=str(LIVE_ROOT)))

@@ -68,7 +68,7 @@ class BrowserLoop:
             if not future.done():
                 future.cancel()
         if not finished.is_set():
-            raise LoopStuck(f"the browser did not answer within {deadline:.0f} s")
+            raise LoopStuck(f"the browser did not answer within {deadline:g} s")
         return future.result()
 
     def stop(self, timeout: float = 5.0) -> None:

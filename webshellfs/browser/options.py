@@ -39,7 +39,6 @@ class BrowserOptions:
             and replace what hung; past that the caller stops waiting and kills the browser.
         downloads_dir: where Chromium may put downloads before we read them; None refuses them.
         max_body_bytes: cap on a captured response or download body.
-        chromium_args: extra command-line flags for a local Chromium (a proxy, resolver rules).
     """
 
     mode: str = "local"
@@ -54,7 +53,6 @@ class BrowserOptions:
     recovery_grace: float = 15.0
     downloads_dir: Path | None = None
     max_body_bytes: int = 50 * 1024 * 1024
-    chromium_args: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> BrowserOptions:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Awaitable, Callable
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Route
 
@@ -58,10 +58,12 @@ class NetworkPolicy:
             return f"the URL has a bad port: {url}"
         key = (host, port)
         if key not in self._verdicts:
-            self._verdicts[key] = await self._judge(url, host, port)
-        return self._verdicts[key]
+            self._verdicts[key] = await self._judge(host, port)
+        verdict = self._verdicts[key]
+        return f"{url} {verdict}" if verdict.startswith("resolves") else verdict
 
-    async def _judge(self, url: str, host: str, port: int) -> str:
+    async def _judge(self, host: str, port: int) -> str:
+        """What is wrong with a host, independent of the URL: "" if nothing."""
         try:
             addresses = await self._resolve(host, port)
         except OSError as error:
@@ -69,7 +71,7 @@ class NetworkPolicy:
         for address in addresses:
             kind = forbidden_kind(address)
             if kind is not None:
-                return f"{url} resolves to {address}, a {kind} address; {ALLOW_HINT}"
+                return f"resolves to {address}, a {kind} address; {ALLOW_HINT}"
         return ""
 
     async def check(self, url: str) -> None:
@@ -79,10 +81,28 @@ class NetworkPolicy:
             raise AccessDenied(reason)
 
     async def route(self, route: Route) -> None:
-        """Route handler for the whole context: abort what the policy refuses."""
-        reason = await self.refusal(route.request.url, top_level=False)
+        """Route handler for the whole context: abort what the policy refuses.
+
+        Chromium follows redirects without asking route handlers again, so a document (the
+        page or a frame) is fetched here hop by hop and each Location is checked before the
+        browser may follow it. Subresources are only checked at their first URL."""
+        request = route.request
+        reason = await self.refusal(request.url, top_level=False)
         if reason:
-            self.refused.append(reason)
-            await route.abort("blockedbyclient")
-        else:
+            await self._refuse(route, reason)
+            return
+        if request.resource_type != "document":
             await route.fallback()
+            return
+        response = await route.fetch(max_redirects=0)
+        location = response.headers.get("location")
+        if 300 <= response.status < 400 and location:
+            reason = await self.refusal(urljoin(request.url, location), top_level=True)
+            if reason:
+                await self._refuse(route, reason)
+                return
+        await route.fulfill(response=response)
+
+    async def _refuse(self, route: Route, reason: str) -> None:
+        self.refused.append(reason)
+        await route.abort("blockedbyclient")

@@ -192,7 +192,7 @@ class Session:
                 return await chromium.connect_over_cdp(options.endpoint, timeout=CONNECT_TIMEOUT_MS)
             if options.mode == "ws":
                 return await chromium.connect(options.endpoint, timeout=CONNECT_TIMEOUT_MS)
-            args = [*CHROMIUM_ARGS, *options.chromium_args]
+            args = list(CHROMIUM_ARGS)
             if os.geteuid() == 0:
                 args.append("--no-sandbox")
             if options.downloads_dir is not None:

@@ -1,0 +1,88 @@
+"""The network policy: refusals decided from resolved addresses, and enforced on every request
+a page makes (subresources and fetch()), not only on the URL the user opened."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.browser.conftest import content_text, live_options, run
+from tests.browser.live_site import LiveSite
+from webshellfs.browser import Browser
+from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.errors import AccessDenied
+
+PUBLIC_ADDRESS = "93.184.216.34"
+HINT = "loopback and private addresses are refused unless the mount runs with --allow-private"
+
+
+async def fake_dns(host: str, port: int) -> list[str]:
+    """The policy's view of names in these tests. `localhost` is made to look public: the
+    browser still reaches the fixture site through it, so a page can be "public" offline."""
+    table = {"public.test": [PUBLIC_ADDRESS], "localhost": [PUBLIC_ADDRESS],
+             "metadata.test": ["169.254.169.254"],
+             "intranet.test": ["10.1.2.3"], "127.0.0.1": ["127.0.0.1"], "::1": ["::1"]}
+    if host not in table:
+        raise OSError("Name or service not known")
+    return table[host]
+
+
+def refusal(url: str, *, allow_private: bool = False, top_level: bool = True) -> str:
+    policy = NetworkPolicy(allow_private, resolver=fake_dns)
+    return asyncio.run(policy.refusal(url, top_level=top_level))
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("http://public.test/a", ""),
+    ("http://127.0.0.1:8000/", f"http://127.0.0.1:8000/ resolves to 127.0.0.1, a loopback "
+                               f"address; {HINT}"),
+    ("http://[::1]/", f"http://[::1]/ resolves to ::1, a loopback address; {HINT}"),
+    ("http://metadata.test/latest", f"http://metadata.test/latest resolves to 169.254.169.254, "
+                                    f"a link-local address; {HINT}"),
+    ("https://intranet.test/", f"https://intranet.test/ resolves to 10.1.2.3, a private "
+                               f"address; {HINT}"),
+    ("http://nowhere.test/", "cannot resolve the host nowhere.test: Name or service not known"),
+    ("file:///etc/passwd", "only http and https URLs can be opened; file: is refused: "
+                           "file:///etc/passwd"),
+    ("javascript:alert(1)", "only http and https URLs can be opened; javascript: is refused: "
+                            "javascript:alert(1)"),
+    ("data:text/html,hi", "only http and https URLs can be opened; data: is refused: "
+                          "data:text/html,hi"),
+])
+def test_refusals_name_the_reason(url: str, reason: str) -> None:
+    assert refusal(url) == reason
+
+
+def test_subresource_data_urls_pass_and_private_hosts_pass_when_allowed() -> None:
+    assert refusal("data:image/png;base64,AAAA", top_level=False) == ""
+    assert refusal("http://127.0.0.1:8000/", allow_private=True) == ""
+    assert refusal("file:///etc/passwd", allow_private=True) != ""
+
+
+def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
+    """The page at localhost (public to this policy) loads; what it asks of 127.0.0.1 is
+    refused, whether by fetch() or by a redirect of the document."""
+    port = site.base.rsplit(":", 1)[1]
+    browser = Browser(live_options(allow_private=False),
+                      policy=NetworkPolicy(False, resolver=fake_dns))
+    try:
+        with pytest.raises(AccessDenied, match="resolves to 127.0.0.1, a loopback address"):
+            run(lambda: browser.open(site.url("/index.html")))
+        before = len(site.requests)
+        result = run(lambda: browser.open(f"http://localhost:{port}/ssrf"))
+        assert "Private data: blocked" in content_text(result)
+        assert result.notes == (
+            f"http://127.0.0.1:{port}/api/items?offset=0&limit=1 resolves to 127.0.0.1, a "
+            f"loopback address; {HINT}",
+        )
+        assert [path for path in site.requests[before:] if path.startswith("/api/")] == []
+        private = site.url("/account")
+        with pytest.raises(AccessDenied, match=f"{private} resolves to 127.0.0.1, a loopback"):
+            run(lambda: browser.open(f"http://localhost:{port}/redirect?to={private}"))
+        assert "/account" not in site.requests[before:]
+        allowed = run(lambda: browser.open(f"http://localhost:{port}/redirect?to=/jslist.html"))
+        assert allowed.capture.url == f"http://localhost:{port}/jslist.html"
+        assert "Mercury (built by script)" in content_text(allowed)
+    finally:
+        browser.close_blocking()

@@ -1,0 +1,72 @@
+"""--browser cdp=URL: drive a Chromium someone else started, over the DevTools protocol."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import content_text, live_options, locator_of, run
+from tests.browser.live_site import LiveSite
+from tests.conftest import chromium_path
+from webshellfs.browser import Browser
+from webshellfs.browser.options import CHROMIUM_ARGS
+from webshellfs.browser.processes import marker_environment, new_marker, owned_pids
+
+DEVTOOLS_LINE = re.compile(r"DevTools listening on (ws://127\.0\.0\.1:(\d+)/\S+)")
+
+
+@pytest.fixture
+def remote_chromium(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A separate headless Chromium with a remote-debugging port on 127.0.0.1:
+    yields (http endpoint, its process marker)."""
+    live_options()  # fails in CI / skips elsewhere without Chromium
+    marker = new_marker()
+    process = subprocess.Popen(
+        [str(chromium_path()), "--headless", "--no-sandbox", *CHROMIUM_ARGS,
+         "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+         f"--user-data-dir={tmp_path / 'profile'}", "about:blank"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=marker_environment(marker), start_new_session=True,
+    )
+    try:
+        assert process.stderr is not None
+        port = ""
+        for raw in process.stderr:
+            found = DEVTOOLS_LINE.search(raw.decode("utf-8", "replace"))
+            if found:
+                port = found.group(2)
+                break
+        assert port, "Chromium never printed its DevTools endpoint"
+        yield f"http://127.0.0.1:{port}", marker
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def test_open_and_execute_through_a_cdp_endpoint(
+    remote_chromium: tuple[str, str], site: LiveSite
+) -> None:
+    endpoint, marker = remote_chromium
+    browser = Browser(live_options(mode="cdp", endpoint=endpoint))
+    try:
+        page = run(lambda: browser.open(site.url("/product.html")))
+        assert "Price: 40 EUR" in content_text(page)
+        size = locator_of(page, "//select")
+        changed = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "Medium"}))
+        assert not changed.navigated
+        assert "Price: 45 EUR" in content_text(changed)
+        login = run(lambda: browser.open(site.url("/login.html")))
+        account = run(lambda: browser.execute(login.tab_id, locator_of(login, "//form"),
+                                              "submit", {"user": "bob", "password": "secret"}))
+        assert account.capture.url == site.url("/account")
+        assert "Signed in as bob." in content_text(account)
+    finally:
+        browser.close_blocking()
+    # Closing disconnects; a browser we did not start is not ours to kill.
+    assert owned_pids(marker) != []
