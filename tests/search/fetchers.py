@@ -14,12 +14,13 @@ class BrowserLikeFetcher:
     def __init__(self, timeout: float = 10.0) -> None:
         self.timeout = timeout
         self.fetched: list[str] = []
+        # One client for every fetch: making one costs a TLS context, blocking the event loop.
+        self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=True)
 
     async def fetch(self, url: str) -> Capture:
         self.fetched.append(url)
         try:
-            async with httpx.AsyncClient(timeout=self.timeout, follow_redirects=True) as client:
-                response = await client.get(url)
+            response = await self._client.get(url)
         except httpx.TimeoutException as error:
             raise FetchTimeout(f"no answer from {url} within {self.timeout:g} s") from error
         except httpx.HTTPError as error:
@@ -34,4 +35,4 @@ class BrowserLikeFetcher:
         )
 
     async def aclose(self) -> None:
-        pass
+        await self._client.aclose()

@@ -86,6 +86,14 @@ PAGES: dict[str, tuple[int, str, bytes, float]] = {
 }
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # a slow page must not hold up the end of the tests
+    # The default listen backlog (5) drops simultaneous connections, which then wait a second
+    # for the SYN to be retried: the concurrency tests open ten at once.
+    request_queue_size = 64
+
+
 @dataclass(frozen=True)
 class Seen:
     method: str
@@ -178,9 +186,7 @@ def start_site() -> SearchSite:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.block_on_close = False  # a slow page must not hold up the end of the tests
+    server = _Server(("127.0.0.1", 0), Handler)
     site = SearchSite(server, f"http://127.0.0.1:{server.server_address[1]}/")
     index = LocalIndex.load(INDEX, site.url)
 

@@ -26,7 +26,7 @@ from webshellfs.search.outcomes import (
 )
 from webshellfs.search.robots import RobotsRules
 
-DEFAULT_CONCURRENCY = 5
+DEFAULT_CONCURRENCY = 10  # retrieve -k 10 fetches all at once
 DEFAULT_PER_HOST = 2
 
 
@@ -47,8 +47,15 @@ class PrefetchPolicy:
     per_host: int = DEFAULT_PER_HOST
 
     @classmethod
-    def from_settings(cls, settings: Settings, accepts: Callable[[str], bool]) -> PrefetchPolicy:
-        return cls(accepts, settings.fetch_timeout, settings.max_page_bytes)
+    def from_settings(
+        cls,
+        settings: Settings,
+        accepts: Callable[[str], bool],
+        *,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        per_host: int = DEFAULT_PER_HOST,
+    ) -> PrefetchPolicy:
+        return cls(accepts, settings.fetch_timeout, settings.max_page_bytes, concurrency, per_host)
 
 
 def host_of(url: str) -> str:
