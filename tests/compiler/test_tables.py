@@ -180,3 +180,41 @@ def test_a_million_cells_are_cut_to_the_limit_with_a_note() -> None:
     assert builder.notes == [
         f"T01: kept the first {kept} of 1001 rows (limit {MAX_CELLS} cells per table)"
     ]
+
+
+def test_title_row_names_the_table_and_a_full_width_row_is_one_cell() -> None:
+    emitted, builder = table_of(
+        "<table><tr><th colspan=2>Oxford shirt</th></tr>"
+        "<tr><td colspan=2>A photo of the shirt</td></tr>"
+        "<tr><th>Fabric</th><td>Cotton</td></tr><tr><th>Fit</th><td>Regular</td></tr></table>"
+    )
+    assert emitted.inline == '[T01 4×2 "Oxford shirt" → tables/T01.cells]'
+    assert [(c.row, c.col, c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
+        (2, 1, "", "", "A photo of the shirt"),
+        (3, 1, "Fabric", "", "Fabric"),
+        (3, 2, "Fabric", "", "Cotton"),
+        (4, 1, "Fit", "", "Fit"),
+        (4, 2, "Fit", "", "Regular"),
+    ]
+
+
+def test_a_frame_around_tables_is_layout() -> None:
+    emitted, _ = table_of(
+        "<table><tr><th colspan=2>Most active developers</th></tr><tr>"
+        "<td><table><tr><th>Name</th><th>Commits</th></tr><tr><td>Ada</td><td>63</td></tr></table></td>"
+        "<td><table><tr><th>Name</th><th>Lines</th></tr><tr><td>Bo</td><td>455</td></tr></table></td>"
+        "</tr></table>"
+    )
+    assert emitted == Emitted(descend=True)
+
+
+def test_blank_corner_cell_marks_a_header_row() -> None:
+    _, builder = table_of(
+        "<table><tr><td></td><td>Draft</td><td>Review</td></tr>"
+        "<tr><td>Load map</td><td>done</td><td>open</td></tr></table>"
+    )
+    assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
+        ("Load map", "", "Load map"),
+        ("Load map", "Draft", "done"),
+        ("Load map", "Review", "open"),
+    ]

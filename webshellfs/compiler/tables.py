@@ -4,20 +4,23 @@ the page.
 A data table is numbered at its start tag (T01, T02… in document order, so an outer table comes
 before the tables nested in its cells) and leaves `[T01 5×4 → tables/T01.cells]` in the text.
 rowspan/colspan are expanded, and every grid position of a body row becomes one `Cell` that
-carries its row label and column label, so `grep Medium tables/T01.cells` returns the value with
+carries its row label and column label (a row that is one cell across the table is one `Cell`), so `grep Medium tables/T01.cells` returns the value with
 its context. Links, controls and nested tables inside a cell are registered through
 `builder.text_of` and listed in the cell's refs.
 
 How labels are found:
 - column labels: the rows of <thead>, else the leading rows made only of header cells (<th>),
-  else a first row whose cells are all bold. Several header rows join: "Measurements > Chest".
+  else a first row of <td> styled as headers (all bold, or a `header` class) or with a blank
+  top-left corner. Several header rows join: "Measurements > Chest".
 - row labels: the row's header cells (<th>, scope=row), left to right. A table without any row
-  header uses its first column. A body row holding a single header cell ("Tops"), or one cell
-  spanning the whole width, is a group row: it prefixes the rows below it ("Tops > Medium").
+  header uses its first column. A body row holding a single header cell ("Tops") is a group
+  row: it prefixes the rows below it ("Tops > Medium").
+- title rows: leading rows of one header cell across the whole table name the table (its
+  caption when it has none), not its columns.
 
 A table is layout, not data, when its role says so, when it has fewer than two rows or columns,
-or when it has no header markup and its cells hold page structure (nested tables, paragraphs,
-lists, headings, forms…).
+when its cells only frame other tables, or when it has no header markup and its cells hold
+page structure (nested tables, paragraphs, lists, headings, forms…).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ MAX_CELLS = 50_000
 MAX_COLUMNS = 1_000
 MAX_ROWSPAN = 65_534
 LABEL_JOIN = " > "
+# Longer labels are clipped; a longer first cell is not taken as its row's name.
+MAX_LABEL_CHARS = 100
 
 LAYOUT_ROLES = frozenset({"presentation", "none"})
 DATA_ROLES = frozenset({"table", "grid", "treegrid"})
@@ -95,9 +100,12 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
         )
     caption_text = _read_caption(caption, builder)
     _read_cells(rows, builder)
-    head = _header_rows(rows)
+    titles = _title_rows(rows, width)
+    if titles and not caption_text:
+        caption_text = _clip(rows[0].line[0].label)
+    head = _header_rows(rows, len(titles))
     col_labels = _column_labels(rows, head, width)
-    cells = tuple(_cells(rows, head, col_labels, width))
+    cells = tuple(_cells(rows, head | set(range(len(titles))), col_labels, width))
     grid = tuple(
         tuple(row.line[c].text if c in row.line else "" for c in range(width)) for row in rows
     )
@@ -193,13 +201,26 @@ def _is_layout(table: HtmlElement, caption: HtmlElement | None, rows: list[_Row]
         return True
     if role in DATA_ROLES:
         return False
-    if len(rows) < 2 or width < 2:
+    if len(rows) < 2 or width < 2 or _wraps_tables(rows):
         return True
     if _has_header_markup(table, caption, rows):
         return False
     return any(
         True for row in rows for slot in row.slots for _ in slot.element.iterdescendants(*LAYOUT_CONTENT)
     )
+
+
+def _wraps_tables(rows: list[_Row]) -> bool:
+    """Every body cell with content holds a table: a frame around tables (a navbox, a side-by-side
+    pair), not a table itself."""
+    holders = 0
+    for row in rows:
+        for slot in row.slots:
+            if next(slot.element.iterdescendants("table"), None) is not None:
+                holders += 1
+            elif not slot.header and slot.element.text_content().strip():
+                return False
+    return holders > 0
 
 
 def _has_header_markup(table: HtmlElement, caption: HtmlElement | None, rows: list[_Row]) -> bool:
@@ -252,23 +273,63 @@ def _in_text_order(ids: list[str], text: str) -> tuple[str, ...]:
 # --- labels ----------------------------------------------------------------------------------
 
 
-def _header_rows(rows: list[_Row]) -> set[int]:
-    """Indexes of the rows that label columns."""
-    head = {r for r, row in enumerate(rows) if row.in_head}
+def _single_header(row: _Row) -> _Slot | None:
+    """The header cell that is a row's only cell (however many columns it spans)."""
+    slots = {id(s): s for s in row.line.values()}
+    if len(slots) != 1:
+        return None
+    (slot,) = slots.values()
+    return slot if slot.header else None
+
+
+def _title_rows(rows: list[_Row], width: int) -> range:
+    """Leading rows made of one header cell across the whole table: its title, not column labels."""
+    count = 0
+    while count < len(rows) - 1 and len(rows[count].line) == width and _single_header(rows[count]):
+        count += 1
+    return range(count)
+
+
+def _header_rows(rows: list[_Row], start: int) -> set[int]:
+    """Indexes of the rows that label columns (title rows before `start` excluded)."""
+    head = {r for r in range(start, len(rows)) if rows[r].in_head}
     if not head:
-        for r, row in enumerate(rows):
+        for r in range(start, len(rows)):
+            row = rows[r]
             if not row.line or not all(s.header and not _scoped_row(s) for s in row.line.values()):
                 break
             head.add(r)
-    if not head and rows and rows[0].line and all(_bold_only(s.element) for s in rows[0].slots):
-        head.add(0)
-    if len(head) == len(rows):
-        head = {0}
+    if not head and len(rows) > start + 1 and _styled_header_row(rows[start], rows[start + 1]):
+        head.add(start)
+    if len(head) == len(rows) - start:
+        head = {start}
     return head
 
 
 def _scoped_row(slot: _Slot) -> bool:
     return slot.element.get("scope", "").strip().lower() in ROW_SCOPES
+
+
+def _styled_header_row(first: _Row, second: _Row) -> bool:
+    """A first row of <td> that still labels the columns: every cell bold or classed as a
+    header, or a blank top-left corner over a row of names, beside a first column of names."""
+    slots = first.slots
+    if not slots or any(s.refs for s in slots):
+        return False
+    if all(_bold_only(s.element) or _header_class(s.element) for s in slots):
+        return True
+    corner = second.line.get(0)
+    return (
+        len(slots) > 2
+        and not slots[0].text
+        and all(s.text for s in slots[1:])
+        and corner is not None
+        and bool(corner.text)
+    )
+
+
+def _header_class(cell: HtmlElement) -> bool:
+    return any("head" in word for word in (cell.get("class") or "").lower().split())
 
 
 def _bold_only(cell: HtmlElement) -> bool:
@@ -284,10 +345,15 @@ def _bold_only(cell: HtmlElement) -> bool:
     )
 
 
+def _clip(label: str) -> str:
+    return label if len(label) <= MAX_LABEL_CHARS else label[: MAX_LABEL_CHARS - 1].rstrip() + "…"
+
+
 def _join(parts: list[str]) -> str:
     """Labels joined outermost first, skipping blanks and a repeat of the label just before."""
     kept: list[str] = []
     for part in parts:
+        part = _clip(part)
         if part and (not kept or kept[-1] != part):
             kept.append(part)
     return LABEL_JOIN.join(kept)
@@ -297,26 +363,15 @@ def _column_labels(rows: list[_Row], head: set[int], width: int) -> list[str]:
     return [_join([rows[r].line[c].label for r in sorted(head) if c in rows[r].line]) for c in range(width)]
 
 
-def _group_label(row: _Row, width: int) -> str | None:
-    """The label of a group row (one header cell, or one cell across the table), else None."""
-    slots = {id(s): s for s in row.line.values()}
-    if len(slots) != 1:
-        return None
-    (slot,) = slots.values()
-    if slot.header or len(row.line) == width:
-        return slot.label
-    return None
-
-
 def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) -> Iterator[Cell]:
     body = [r for r in range(len(rows)) if r not in head]
     explicit = any(s.row_header for r in body for s in rows[r].line.values())
     group = ""
     for r in body:
         row = rows[r]
-        label = _group_label(row, width) if width > 1 else None
-        if label is not None:
-            group = label
+        group_header = _single_header(row)
+        if group_header is not None:
+            group = group_header.label
             continue
         if explicit:
             seen: dict[int, _Slot] = {}
@@ -326,9 +381,14 @@ def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) 
             own = [s.label for s in seen.values()]
         else:
             first = row.line.get(0)
-            own = [first.label] if first is not None else []
+            # A long first cell is content (a list of links, a paragraph), not a name.
+            own = [first.label] if first is not None and len(first.label) <= MAX_LABEL_CHARS else []
         row_label = _join([group, *own])
+        across = len(row.line) == width > 1 and len({id(s) for s in row.line.values()}) == 1
         for c in sorted(row.line):
             slot = row.line[c]
             if slot.text or slot.refs:
-                yield Cell(r + 1, c + 1, row_label, col_labels[c], slot.text, slot.refs)
+                # One cell across the whole table (an image, a note) belongs to no column: one line.
+                yield Cell(r + 1, c + 1, row_label, "" if across else col_labels[c], slot.text, slot.refs)
+            if across:
+                break
