@@ -16,8 +16,8 @@ from webshellfs.compiler.nonhtml import compile_nonhtml, supported_type
 from webshellfs.config import Settings
 from webshellfs.contract.layout import render_page
 from webshellfs.errors import CommandSyntaxError
+from webshellfs.fetch import Capture
 from webshellfs.search import PrefetchPolicy, Retrieval, RobotsRules, backend_from_spec, retrieve
-from webshellfs.search.outcomes import Fetched
 
 SETTINGS = Settings(mountpoint=Path("/mnt/web"), cache=Path("/tmp/unused.sqlite"))
 POLICY = PrefetchPolicy(accepts=supported_type, timeout=1.0, max_bytes=100_000)
@@ -33,7 +33,7 @@ class DictStore:
     def stored(self, url: str) -> str | None:
         return self.urls.get(url)
 
-    async def keep(self, capture: Fetched) -> str:
+    async def keep(self, capture: Capture) -> str:
         page = compile_nonhtml(capture.body, capture.url, capture.content_type) or compile_page(
             capture.body, capture.url, content_type=capture.content_type
         )

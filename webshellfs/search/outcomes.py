@@ -13,25 +13,10 @@ import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
+from webshellfs.fetch import Capture
 from webshellfs.search.walls import wall_marker
-
-
-class Fetched(Protocol):
-    """The parts of a fetcher's Capture (webshellfs.fetch.Capture) that prefetch reads."""
-
-    url: str
-    status: int
-    content_type: str
-    body: bytes
-
-
-class PageFetcher(Protocol):
-    """Any fetcher of webshellfs.fetch's Fetcher protocol."""
-
-    async def fetch(self, url: str) -> Fetched: ...
 
 
 class OutcomeKind(enum.Enum):
@@ -54,7 +39,7 @@ class FetchOutcome:
     url: str
     kind: OutcomeKind
     reason: str
-    capture: Fetched | None = None
+    capture: Capture | None = None
 
     @property
     def ok(self) -> bool:
@@ -86,7 +71,7 @@ def media_type(content_type: str) -> str:
 
 
 def classify_capture(
-    url: str, capture: Fetched, accepts: Callable[[str], bool], max_bytes: int
+    url: str, capture: Capture, accepts: Callable[[str], bool], max_bytes: int
 ) -> FetchOutcome:
     """A response the fetcher returned (or attached to its error) → its one outcome."""
     marker = wall_marker(capture.status, capture.body)

@@ -17,10 +17,10 @@ import trio
 
 from webshellfs.config import Settings
 from webshellfs.errors import FetchError
+from webshellfs.fetch import Fetcher
 from webshellfs.search.outcomes import (
     FetchOutcome,
     OutcomeKind,
-    PageFetcher,
     classify_capture,
     classify_error,
 )
@@ -65,7 +65,7 @@ def host_of(url: str) -> str:
 
 async def prefetch(
     urls: Sequence[str],
-    fetcher: PageFetcher,
+    fetcher: Fetcher,
     policy: PrefetchPolicy,
     robots: RobotsRules | None = None,
     on_fetched: Callable[[FetchOutcome], Awaitable[None]] | None = None,
@@ -94,7 +94,7 @@ async def prefetch(
 
 
 async def _outcome(
-    url: str, fetcher: PageFetcher, policy: PrefetchPolicy, robots: RobotsRules | None
+    url: str, fetcher: Fetcher, policy: PrefetchPolicy, robots: RobotsRules | None
 ) -> FetchOutcome:
     with trio.move_on_after(policy.timeout):
         if robots is not None and not await robots.allows(url):

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from webshellfs.fetch import Capture, Fetcher
 from webshellfs.search.base import SearchBackend, SearchResult
-from webshellfs.search.outcomes import Fetched, FetchOutcome, PageFetcher
+from webshellfs.search.outcomes import FetchOutcome
 from webshellfs.search.prefetch import PrefetchPolicy, prefetch
 from webshellfs.search.query import validate_query
 from webshellfs.search.report import render_retrieve_response, render_search_report
@@ -52,12 +53,12 @@ async def retrieve(
     query: str,
     k: int,
     backend: SearchBackend,
-    fetcher: PageFetcher,
+    fetcher: Fetcher,
     policy: PrefetchPolicy,
     robots: RobotsRules | None,
     *,
     stored: Callable[[str], str | None],
-    keep: Callable[[Fetched], Awaitable[str]],
+    keep: Callable[[Capture], Awaitable[str]],
 ) -> Retrieval:
     """Raises CommandSyntaxError for a bad query and SearchError when the backend fails;
     failed fetches are outcomes, not errors."""
@@ -71,4 +72,5 @@ async def retrieve(
         addresses[outcome.url] = await keep(outcome.capture)
 
     outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page)
-    return Retrieval(query, backend.name, results, dict(zip(todo, outcomes, strict=True)), addresses)
+    by_url = dict(zip(todo, outcomes, strict=True))
+    return Retrieval(query, backend.name, results, by_url, addresses)

@@ -15,7 +15,8 @@ import trio
 from protego import Protego
 
 from webshellfs.errors import FetchError
-from webshellfs.search.outcomes import PageFetcher, status_of
+from webshellfs.fetch import Fetcher
+from webshellfs.search.outcomes import status_of
 from webshellfs.search.walls import wall_marker
 
 ROBOTS_AGENT = "webshellfs"
@@ -32,7 +33,7 @@ def origin_of(url: str) -> str:
 class RobotsRules:
     """Per-origin robots.txt cache. `None` rules mean "everything allowed"."""
 
-    def __init__(self, fetcher: PageFetcher, agent: str = ROBOTS_AGENT) -> None:
+    def __init__(self, fetcher: Fetcher, agent: str = ROBOTS_AGENT) -> None:
         self.fetcher = fetcher
         self.agent = agent
         self._rules: dict[str, Protego | None] = {}
