@@ -146,6 +146,18 @@ def test_bad_commands_are_invalid_with_the_reason(tmp_path: Path, line: str, exp
     run(tmp_path, body)
 
 
+def test_search_results_show_under_search(tmp_path: Path) -> None:
+    async def body(engine: Engine) -> None:
+        engine.store.add_search("lighthouse", lambda q: f"# {q} lighthouse\n1. N0001 The Lighthouse\n")
+        assert [e.name for e in engine.listdir("_search")] == ["Q0001.md"]
+        entry = engine.entry("_search/Q0001.md")
+        assert entry is not None and entry.size == len("# Q0001 lighthouse\n1. N0001 The Lighthouse\n")
+        assert engine.read("_search/Q0001.md", 2, 5) == b"Q0001"
+        assert engine.entry("_search/Q0002.md") is None
+
+    run(tmp_path, body)
+
+
 def test_help_answers_with_the_grammar(tmp_path: Path) -> None:
     async def body(engine: Engine) -> None:
         response = await engine.command("help", "s1")

@@ -159,6 +159,18 @@ def test_reads_go_on_during_a_long_write_and_never_see_half_a_page(tmp_path: Pat
         assert len(store.page_files("N0002")) == 20
 
 
+def test_searches_are_numbered_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        assert store.add_search("red shoes", lambda q: f"# {q} red shoes\n") == "Q0001"
+    with Store(path) as store:
+        assert store.add_search("blue", lambda q: f"# {q} blue\n") == "Q0002"
+        assert store.search_numbers() == [1, 2]
+        found = store.search_text(1)
+        assert found is not None and found[0] == "# Q0001 red shoes\n"
+        assert store.search_text(3) is None
+
+
 def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
     with Store(path):

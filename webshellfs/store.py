@@ -30,7 +30,15 @@ from typing import Any, Self
 from webshellfs.contract.addresses import PageId, format_page_id
 from webshellfs.errors import CacheLocked, StoreError
 
-__all__ = ["SCHEMA_VERSION", "LogRecord", "PageFile", "PageRecord", "Store", "format_request_id"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "LogRecord",
+    "PageFile",
+    "PageRecord",
+    "Store",
+    "format_request_id",
+    "format_search_id",
+]
 
 SCHEMA_VERSION = 1
 
@@ -79,6 +87,10 @@ CREATE TABLE searches (
 
 def format_request_id(number: int) -> str:
     return f"R{number:04d}"
+
+
+def format_search_id(number: int) -> str:
+    return f"Q{number:04d}"
 
 
 @dataclass(frozen=True)
@@ -309,6 +321,25 @@ class Store:
                 (record.number, session, command, outcome, text, record.created_ns),
             )
         return record
+
+    def add_search(self, query: str, render: Callable[[str], str]) -> str:
+        """Keep one retrieve's results as `_search/Q….md`; `render(search_id)` gives the text."""
+        with self._write_lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM searches").fetchone()[0]
+                search_id = format_search_id(number)
+                db.execute(
+                    "INSERT INTO searches(number, query, text, created_ns) VALUES (?, ?, ?, ?)",
+                    (number, query, render(search_id), time.time_ns()),
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        return search_id
 
     # --- read side (any thread; point queries) -------------------------------------------------
 
