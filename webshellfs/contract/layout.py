@@ -129,19 +129,22 @@ def _table_files(table: Table, long_values: LongValues) -> dict[str, bytes]:
 
 
 def _id_span(ids: Sequence[str]) -> str:
-    if not ids:
-        return ""
-    return ids[0] if len(ids) == 1 else f"{ids[0]}-{ids[-1]}"
+    """`L0003-L0024 (22)` when the ids run without gaps, `L0529…L0745 (9)` when they do not."""
+    if len(ids) == 1:
+        return ids[0]
+    first, last = int(ids[0][1:]), int(ids[-1][1:])
+    joiner = "-" if last - first + 1 == len(ids) else "…"
+    return f"{ids[0]}{joiner}{ids[-1]} ({len(ids)})"
 
 
 def _section_summary(page: CompiledPage) -> dict[int, str]:
-    """Per section: which links, images, actions and tables it holds, compactly."""
+    """Per section, the objects it holds: `T01 · A0002 · L0003-L0024 (22) · I0001`."""
     held: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for group, records in (
+        ("tables", page.tables),
+        ("actions", page.actions),
         ("links", page.links),
         ("images", page.images),
-        ("actions", page.actions),
-        ("tables", page.tables),
     ):
         for record in records:
             held[record.section][group].append(record.id)
@@ -152,9 +155,8 @@ def _section_summary(page: CompiledPage) -> dict[int, str]:
             ids = groups.get(group)
             if not ids:
                 continue
-            shown = " ".join(ids) if group == "tables" and len(ids) <= 4 else _id_span(ids)
-            parts.append(f"{len(ids)} {group} {shown}")
-        summary[index] = "; ".join(parts)
+            parts.append(" ".join(ids) if group == "tables" and len(ids) <= 3 else _id_span(ids))
+        summary[index] = " · ".join(parts)
     return summary
 
 
@@ -176,9 +178,11 @@ def _render_map(
     for index in content:
         section = page.sections[index]
         line_count = files[paths[index]].count(b"\n")
-        entry = f"{paths[index].removeprefix('content/')}  {line_count} lines"
+        # Indented by heading depth, so the list reads as a table of contents.
+        indent = "  " * max(0, len(section.path) - 1)
+        entry = f"{indent}{paths[index].removeprefix('content/')}  {line_count} lines"
         if section.path:
-            entry += f"  {clean_field(' > '.join(section.path))[:80]}"
+            entry += f"  {clean_field(section.name)[:60]}"
         if summary.get(index):
             entry += f"  [{summary[index]}]"
         out.append(entry)
