@@ -128,6 +128,9 @@ def test_non_controls_are_not_actions(html: str) -> None:
         ("<a onclick='x()'>More</a>", '[A0001 link "More"]'),
         ("<a href='#' role='button'>Open menu</a>", '[A0001 button "Open menu"]'),
         ("<span onclick='x()'>Close</span>", '[A0001 clickable "Close"]'),
+        ("<button><svg><title>Close dialog</title></svg></button>", '[A0001 button "Close dialog"]'),
+        ("<button class='icon icon--share'><i class='fb'></i></button>", '[A0001 button "(class: icon icon--share)"]'),
+        ("<label><input type=checkbox> Dark mode</label>", '[A0001 value=on: checkbox "Dark mode"]'),
     ],
 )
 def test_labels_come_from_the_first_source_that_has_one(html: str, mention: str) -> None:

@@ -130,6 +130,7 @@ MAX_VALUE_CHARS = 200
 MAX_FORM_FIELDS = 100
 MAX_CHOICES = 500
 MENTION_FIELDS = 6
+CLASS_HINT_WORDS = 3
 
 
 @dataclass
@@ -242,15 +243,15 @@ def _control(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if form is not None and rule.part != BUTTON:
         mention = page.mentions.get(element)
         if mention is None:  # not submitted: disabled, or past the field limit
-            mention = _mention(form.action_id, rule, _label(element, page), _field_name(element, 0), "disabled")
+            mention = _mention(form.action_id, rule, _label(element, page), _field_name(element), "disabled")
         return Emitted(inline=mention)
     context = f'form {form.action_id} "{form.label}"' if form is not None else ""
     if rule.part == FIELD and rule.control == "radio":
         return Emitted(inline=_loose_radio(element, builder, page))
-    label = _label(element, page)
+    label = _label(element, page) or (_class_hint(element) if rule.part != FIELD else "")
     fields: tuple[Field, ...] = ()
     if rule.part == FIELD:  # the action's label already names its one field
-        fields = (replace(_field(element, rule, page, 0), label=""),)
+        fields = (replace(_field(element, rule, page), label=""),)
     states = _states(element)
     action_id = builder.add_action(
         rule.kind if rule.part != SUBMIT else "click",
@@ -420,9 +421,9 @@ def _form_label(form: HtmlElement, submit: HtmlElement | None, fields: list[Fiel
         lambda: _label(submit, page) if submit is not None else "",
         lambda: _legend(form),
         lambda: squash(form.get("title", "")),
-        lambda: squash(form.get("name", "") or form.get("id", "")),
         lambda: "Search" if form.get("role") == "search" else "",
         lambda: fields[0].label if fields else "",
+        lambda: squash(form.get("name", "") or form.get("id", "")),  # often a machine name: last
     ]
     for candidate in candidates:
         text = candidate()
@@ -458,16 +459,17 @@ def _short_url(url: str, page_url: str) -> str:
 # --- fields ----------------------------------------------------------------------------------
 
 
-def _field_name(control: HtmlElement, position: int) -> str:
-    """The name the page submits it under; unnamed script-driven fields fall back to their id."""
-    return squash(control.get("name") or control.get("id") or "") or f"field{position}"
+def _field_name(control: HtmlElement, position: int = 0) -> str:
+    """The name the page submits it under; unnamed script-driven fields fall back to their id,
+    then to `value` (a control of its own) or `field3` (the third input of a form)."""
+    return squash(control.get("name") or control.get("id") or "") or (f"field{position}" if position else "value")
 
 
 def _required(control: HtmlElement) -> bool:
     return control.get("required") is not None or control.get("aria-required", "").strip().lower() == "true"
 
 
-def _field(control: HtmlElement, rule: ControlRule, page: _Page, position: int) -> Field:
+def _field(control: HtmlElement, rule: ControlRule, page: _Page, position: int = 0) -> Field:
     name = _field_name(control, position)
     label = _label(control, page)
     if control.tag == "select":
@@ -618,8 +620,33 @@ def _own_text(element: HtmlElement) -> str:
     text = plain_text(heading if heading is not None else element)  # a clickable card: its title
     if text:
         return text
-    image = next(element.iter("img"), None)
-    return squash(image.get("alt", "")) if image is not None else ""
+    return _icon_name(element)
+
+
+def _icon_name(element: HtmlElement) -> str:
+    """An icon-only button's name: an inner image's alt, an inner label or title, an SVG <title>."""
+    for inner in element.iterdescendants("img", "svg", "title", "span", "i"):
+        name = squash(
+            (inner.get("alt") or "" if inner.tag == "img" else "")
+            or inner.get("aria-label", "")
+            or inner.get("title", "")
+            or (inner.text or "" if inner.tag == "title" else "")
+        )
+        if name:
+            return name
+    return ""
+
+
+def _class_hint(element: HtmlElement) -> str:
+    """For a control with no name at all: its class words (`(class: fb_icon shareBtn)`), which
+    usually say what an icon is. Marked as a hint so nobody mistakes it for a label."""
+    words: list[str] = []
+    for node in element.iter():
+        if isinstance(node.tag, str):
+            words += [w for w in (node.get("class") or "").split() if len(w) > 2 and w not in words]
+        if len(words) >= CLASS_HINT_WORDS:
+            break
+    return f"(class: {' '.join(words[:CLASS_HINT_WORDS])})" if words else ""
 
 
 def _states(element: HtmlElement) -> str:
@@ -701,6 +728,7 @@ def _register_widget(
 ) -> Emitted:
     role = _role(element)
     label = _editor_label(element, page) if rule is EDITOR_RULE else _label(element, page)
+    label = label or _class_hint(element)
     fields: tuple[Field, ...] = ()
     if role == "listbox":
         fields = (Field("value", "listbox", choices=_aria_options(element)),)
