@@ -374,3 +374,21 @@ def test_garbage_never_raises(data: bytes, content_type: str) -> None:
     page = compile_nonhtml(data, "https://e.test/x", content_type)
     if page is not None:
         render_page(page, "N0001")
+
+
+SPACED = "a" + " " * 200_000 + "b"
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("[" * 200_000, ["# (before the first heading)", "[" * 200_000]),
+        ("# " + SPACED, ["# " + SPACED]),
+        ("[a](" * 50_000, ["# (before the first heading)", "[a](" * 50_000]),
+        ("![" * 100_000, ["# (before the first heading)", "![" * 100_000]),
+    ],
+)
+def test_long_hostile_lines_are_linear(line: str, content: list[str]) -> None:
+    """Each of these took seconds to minutes with backtracking patterns; now they are kept."""
+    tree = files(line.encode(), "https://e.test/a.md", "text/markdown")
+    assert [lines for path, lines in tree.items() if path.startswith("content/")] == [content]

@@ -329,12 +329,18 @@ def _text(data: bytes, content_type: str, builder: PageBuilder) -> None:
         builder.add_line(line)
 
 
-_ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
+# Patterns are written so that no input makes them backtrack more than linearly: page text
+# is untrusted, and one long line must not stall a compile.
+_ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t](.*))?$")
 _SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)\s*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 # Lines that cannot be the text of a setext heading: list items, quotes, fences.
 _NOT_SETEXT_TEXT = ("- ", "* ", "+ ", ">", "```", "~~~")
-_INLINE_OBJECT = re.compile(r"(!?)\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_INLINE_OBJECT = re.compile(
+    r"(!?)\[([^\[\]\n]{0,500})\]"  # [text] or ![alt]
+    r"\([ \t]{0,20}<?([^()\[\]\s<>]{1,2048})>?"  # (url or (<url>
+    r"(?:[ \t]{1,20}\"[^\"\n]{0,500}\")?[ \t]{0,20}\)"  # optional "title", then )
+)
 
 
 def _markdown(data: bytes, content_type: str, builder: PageBuilder) -> None:
@@ -378,11 +384,20 @@ def _heading(line: str, following: str) -> tuple[int, str, bool] | None:
     """(level, text, whether the next line is its setext underline) for a heading line."""
     atx = _ATX_HEADING.match(line)
     if atx:
-        return len(atx.group(1)), atx.group(2).strip(), False
+        return len(atx.group(1)), _without_closing_hashes(atx.group(2) or ""), False
     underline = _SETEXT_UNDERLINE.match(following)
     if underline and line.strip() and not line.lstrip().startswith(_NOT_SETEXT_TEXT):
         return (1 if underline.group(1).startswith("=") else 2), line.strip(), True
     return None
+
+
+def _without_closing_hashes(text: str) -> str:
+    """`Water ##` → `Water` (an ATX heading's optional closing sequence)."""
+    text = text.strip()
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        return bare.strip()
+    return text
 
 
 def _inline_objects(line: str, builder: PageBuilder) -> str:

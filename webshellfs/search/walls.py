@@ -47,7 +47,8 @@ REFUSAL_MARKERS = (
     "request blocked",
 )
 
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
+# Bounded, so a page full of unclosed <title> tags cannot make the search quadratic.
+_TITLE = re.compile(r"<title[^>]{0,200}>(.{0,300}?)</title", re.IGNORECASE | re.DOTALL)
 
 
 def wall_marker(status: int, body: bytes) -> str | None:
