@@ -211,7 +211,8 @@ def main() -> None:
     server, base = serve(pages)
     urls = [base + path for path, _ in pages]
 
-    print(f"# webshellfs mount benchmark: {args.pages} pages, {os.cpu_count()} CPUs, work {work}")
+    print(f"# webshellfs mount benchmark: {args.pages} pages, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}, work {work}")
     manifest = work / "pages.tsv"
     manifest.write_text("".join(f"{source}\t{url}\n" for (_, source), url in zip(pages, urls)))
     shutil.rmtree(disk, ignore_errors=True)
@@ -299,6 +300,8 @@ def main() -> None:
           f"(target < {RECOVERY_TARGET_S:.0f} s)")
     subprocess.run(["fusermount3", "-u", str(mountpoint)], check=True)
     server.shutdown()
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f} (other work on the machine "
+          "inflates every latency above)")
 
 
 def _run_readers(tree: Path, relpaths: list[str]) -> tuple[list[tuple[str, float]], float]:
