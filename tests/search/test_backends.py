@@ -175,3 +175,18 @@ def test_searxng_needs_a_url() -> None:
         UsageError, match=r"searxng needs the instance URL: --search searxng=http://HOST:PORT"
     ):
         backend_from_spec("searxng", SETTINGS, {})
+
+
+def test_the_fixture_site_index_covers_the_demo_query() -> None:
+    index = Path(INDEX).with_name("site-index.tsv")
+    results = search(
+        f"local={index}",
+        "lighthouse keepers",
+        3,
+        {"WEBSHELL_SEARCH_BASE": "http://127.0.0.1:8000/"},
+    )
+    assert [f"{r.rank} {r.title} {r.url}" for r in results] == [
+        "1 The Lighthouse Keepers http://127.0.0.1:8000/article.html",
+        "2 Souvenir Shop http://127.0.0.1:8000/shop.html",
+        "3 Fixture Site Home http://127.0.0.1:8000/index.html",
+    ]
