@@ -178,6 +178,17 @@ def test_a_download_is_captured_as_bytes(browser: Browser, site: LiveSite) -> No
     )
 
 
+def test_a_link_to_a_pdf_comes_back_as_the_pdf(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/index.html")))
+    page = run(lambda: browser.navigate(page.tab_id, site.url("/popup.html")))
+    assert page.navigated
+    link = locator_of(page, "//a[@id='pdf']")
+    result = run(lambda: browser.execute(page.tab_id, link, "navigate"))
+    assert result.navigated
+    assert result.capture.content_type == "application/pdf"
+    assert result.capture.body == (LIVE_ROOT / "report.pdf").read_bytes()
+
+
 def test_an_element_inside_a_same_origin_frame_is_found(
     browser: Browser, site: LiveSite
 ) -> None:

@@ -92,6 +92,7 @@ class Session:
             await self._recover(tab)
             raise
         if is_html(result.capture.content_type):
+            asyncio.ensure_future(self._warm_up(tab))
             return result
         await self._recover(tab)
         return TabCapture("", result.capture, True, notes=result.notes)
@@ -121,6 +122,9 @@ class Session:
             element = await self._find(tab, locator)
             await act(element, values, self.options.action_timeout * 1000)
             await self._settle(tab)
+            if not is_html(tab.content_type):
+                raw = await self._fetch_raw(tab.page.url)
+                return TabCapture(tab.id, raw, navigated=True)
             return await self._capture(tab, tab.captured_url)
 
         return await self._guarded(tab, run(), f"{operation} on {locator}")
@@ -257,6 +261,14 @@ class Session:
         page = await context.new_page()
         await self._to_front(front)
         return page
+
+    @staticmethod
+    async def _warm_up(tab: Tab) -> None:
+        """Playwright injects its helper script into a page on the first locator call (about
+        100 ms); doing that while the caller compiles the capture makes the first execute
+        as fast as the later ones."""
+        with suppress(Exception):
+            await tab.page.locator(f"[{LOCATOR_ATTRIBUTE}]").count()
 
     async def _to_front(self, tab: Tab) -> None:
         """Make tab the visible one: Chromium throttles animation frames in background tabs,

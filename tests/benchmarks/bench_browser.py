@@ -1,0 +1,131 @@
+"""The browser room against bare Playwright, in one run on the same machine and pages.
+
+A script, not a test (pytest does not collect it). From the project root:
+
+    .venv/bin/python tests/benchmarks/bench_browser.py [--rounds 30] [--page /product.html]
+
+It serves the live fixture site on 127.0.0.1 and measures, interleaved round by round:
+
+- open: `Browser.open(url)` (a tab from the pool, DOM ready, network and DOM quiet, the
+  rendered-DOM snapshot with locators) against bare Playwright `page.goto(url)` +
+  `page.content()` on one reused page, and against bare `new_page` + goto + content;
+- execute: `Browser.execute(tab, select, "select", size)` (act, settle, snapshot) against bare
+  `page.select_option` + `page.content()`.
+
+Targets (issue #4): open median ≤ 400 ms, execute median ≤ 300 ms, overhead over the bare
+baseline ≤ 1.5×.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import lxml.html
+import trio
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.browser.live_site import LiveSite  # noqa: E402
+from webshellfs.browser import Browser, BrowserOptions  # noqa: E402
+from webshellfs.browser.options import CHROMIUM_ARGS  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def timed(call: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    call()
+    return (time.perf_counter() - started) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--page", default="/product.html")
+    args = parser.parse_args()
+
+    site = LiveSite()
+    url = site.url(args.page)
+    ours = Browser(BrowserOptions(chromium=CHROMIUM, allow_private=True))
+    figures: dict[str, list[float]] = {name: [] for name in (
+        "bare goto+content", "bare new_page+goto+content", "open",
+        "bare select+content", "execute")}
+    sizes = ("m", "s")
+
+    with sync_playwright() as playwright:
+        extra = ["--no-sandbox"] if os.geteuid() == 0 else []
+        bare_browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                  args=[*CHROMIUM_ARGS, *extra])
+        bare_context = bare_browser.new_context()
+        bare_page = bare_context.new_page()
+
+        def bare_fresh() -> None:
+            page = bare_context.new_page()
+            page.goto(url)
+            page.content()
+            page.close()
+
+        async def rounds() -> None:
+            tab = ""
+            select = ""
+            for index in range(args.warmup + args.rounds):
+                keep = index >= args.warmup
+                size = sizes[index % 2]
+                bare = timed(lambda: (bare_page.goto(url), bare_page.content()))
+                fresh = timed(bare_fresh)
+                started = time.perf_counter()
+                opened = await ours.open(url)
+                opened_ms = (time.perf_counter() - started) * 1000
+                if tab:
+                    await ours.close_tab(tab)
+                tab = opened.tab_id
+                root = lxml.html.document_fromstring(opened.capture.body)
+                select = root.xpath("//select")[0].get("data-wsfs-id")
+                bare_act = timed(lambda: (bare_page.select_option("select", size),
+                                          bare_page.content()))
+                started = time.perf_counter()
+                await ours.execute(tab, select, "select", {"size": size})
+                act_ms = (time.perf_counter() - started) * 1000
+                if keep:
+                    figures["bare goto+content"].append(bare)
+                    figures["bare new_page+goto+content"].append(fresh)
+                    figures["open"].append(opened_ms)
+                    figures["bare select+content"].append(bare_act)
+                    figures["execute"].append(act_ms)
+
+        try:
+            trio.run(rounds)
+        finally:
+            ours.close_blocking()
+            bare_browser.close()
+            site.close()
+
+    print(f"browser benchmark: {args.rounds} rounds of {args.page} (+{args.warmup} warm-up), "
+          f"{os.cpu_count()} cores")
+    print(f"{'measure':<28} {'median ms':>10} {'p95 ms':>8}")
+    for name, values in figures.items():
+        print(f"{name:<28} {statistics.median(values):>10.1f} {percentile(values, 0.95):>8.1f}")
+    med = {name: statistics.median(values) for name, values in figures.items()}
+    print(f"open overhead over bare goto+content:          "
+          f"{med['open'] / med['bare goto+content']:.2f}x")
+    print(f"open overhead over bare new_page+goto+content: "
+          f"{med['open'] / med['bare new_page+goto+content']:.2f}x")
+    print(f"execute overhead over bare select+content:     "
+          f"{med['execute'] / med['bare select+content']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
