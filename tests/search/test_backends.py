@@ -11,7 +11,7 @@ import trio
 
 from tests.search.site import API_KEY, INDEX, SearchSite
 from webshellfs.config import Settings
-from webshellfs.errors import SearchError, UsageError
+from webshellfs.errors import SearchError
 from webshellfs.search import SearchResult, backend_from_spec
 from webshellfs.search.base import HOW_TO_CHOOSE
 
@@ -165,16 +165,29 @@ def test_spec_falls_back_to_the_environment_then_to_ddgs(site: SearchSite) -> No
 
 
 def test_unknown_backend_lists_the_valid_ones() -> None:
-    with pytest.raises(UsageError) as raised:
+    with pytest.raises(SearchError) as raised:
         backend_from_spec("google", SETTINGS, {})
     assert str(raised.value) == f"unknown search backend 'google'. {HOW_TO_CHOOSE}"
 
 
-def test_searxng_needs_a_url() -> None:
-    with pytest.raises(
-        UsageError, match=r"searxng needs the instance URL: --search searxng=http://HOST:PORT"
-    ):
-        backend_from_spec("searxng", SETTINGS, {})
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "searxng",
+            "search backend searxng needs the instance URL: --search searxng=http://HOST:PORT",
+        ),
+        (
+            "searxng=localhost:8888",
+            "search backend searxng needs the instance URL: --search searxng=http://HOST:PORT",
+        ),
+        ("local", "search backend local needs an index file: --search local=PATH/index.tsv"),
+    ],
+)
+def test_a_backend_without_its_address_says_how_to_give_it(spec: str, message: str) -> None:
+    with pytest.raises(SearchError) as raised:
+        backend_from_spec(spec, SETTINGS, {})
+    assert str(raised.value) == f"{message}. {HOW_TO_CHOOSE}"
 
 
 def test_the_fixture_site_index_covers_the_demo_query() -> None:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Mapping
 
 from webshellfs.config import Settings
-from webshellfs.errors import SearchError, UsageError
+from webshellfs.errors import SearchError
 from webshellfs.search import brave, ddgs, local, searxng, serper
 from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
 from webshellfs.search.outcomes import FetchOutcome, OutcomeKind
@@ -65,12 +65,12 @@ def backend_from_spec(
     spec: str, settings: Settings, environ: Mapping[str, str] | None = None
 ) -> SearchBackend:
     """`NAME` or `NAME=URL` → a ready backend. An empty spec falls back to WEBSHELL_SEARCH, then
-    to ddgs. Raises UsageError for an unknown name, SearchError when the backend lacks what it
-    needs (a key, an index file)."""
+    to ddgs. Raises SearchError for an unknown name or when the backend lacks what it needs (a
+    URL, a key, an index file): a retrieve fails with it, while `open` keeps working."""
     environ = os.environ if environ is None else environ
     spec = spec.strip() or environ.get(SPEC_VARIABLE, "").strip() or DEFAULT_BACKEND
     name, _, url = spec.partition("=")
     factory = BACKENDS.get(name.strip().lower())
     if factory is None:
-        raise UsageError(f"unknown search backend {name.strip()!r}. {HOW_TO_CHOOSE}")
+        raise SearchError(f"unknown search backend {name.strip()!r}. {HOW_TO_CHOOSE}")
     return factory(url.strip(), settings, environ)

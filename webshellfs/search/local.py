@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import urljoin
 
 from webshellfs.config import Settings
-from webshellfs.errors import UsageError
 from webshellfs.search.base import SearchResult, ranked, refusal
 
 NAME = "local"
@@ -117,5 +116,5 @@ class LocalBackend:
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> LocalBackend:
     if not url:
-        raise UsageError("local needs an index file: --search local=PATH/index.tsv")
+        raise refusal(NAME, "needs an index file: --search local=PATH/index.tsv")
     return LocalBackend(LocalIndex.load(Path(url), environ.get(BASE_VARIABLE, "")))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from webshellfs.config import Settings
-from webshellfs.errors import UsageError
 from webshellfs.search.base import SearchResult, hits_from, ranked, refusal, request_json
 
 NAME = "searxng"
@@ -37,5 +36,5 @@ class SearxngBackend:
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> SearxngBackend:
     if not url.startswith(("http://", "https://")):
-        raise UsageError("searxng needs the instance URL: --search searxng=http://HOST:PORT")
+        raise refusal(NAME, "needs the instance URL: --search searxng=http://HOST:PORT")
     return SearxngBackend(url, timeout=settings.fetch_timeout)
