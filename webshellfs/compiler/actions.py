@@ -674,11 +674,10 @@ def _states(element: HtmlElement) -> str:
 def _anchor(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     """`<a href="javascript:…">` (or an empty/# href with a handler) is a control, not a link."""
     href = (element.get("href") or "").strip()
-    scripted = href.lower().startswith("javascript:")
-    handled = element.get("onclick") is not None or bool(element.get("role"))
-    if href and not scripted and not (href == "#" and handled):
+    scripted = href[:11].lower() == "javascript:"
+    if href and href != "#" and not scripted:  # an ordinary link, by far the most common case
         return None
-    if not scripted and not handled:
+    if not scripted and element.get("onclick") is None and not element.get("role"):
         return None
     rule = ROLE_RULES.get(_role(element)) or LINK_RULE
     if rule.control == "link":
