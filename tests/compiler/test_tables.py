@@ -218,3 +218,15 @@ def test_blank_corner_cell_marks_a_header_row() -> None:
         ("Load map", "Draft", "done"),
         ("Load map", "Review", "open"),
     ]
+
+
+def test_headers_attribute_names_a_cells_labels() -> None:
+    _, builder = table_of(
+        "<table><tr><td></td><th id=q1>Q1</th><th id=q2>Q2</th></tr>"
+        "<tr><th id=rev>Revenue</th><td headers='rev q2'>10</td><td headers='q1 rev'>12</td></tr></table>"
+    )
+    assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
+        ("Revenue", "", "Revenue"),
+        ("Revenue", "Q2", "10"),
+        ("Revenue", "Q1", "12"),
+    ]

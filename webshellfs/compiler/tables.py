@@ -15,6 +15,7 @@ How labels are found:
 - row labels: the row's header cells (<th>, scope=row), left to right. A table without any row
   header uses its first column. A body row holding a single header cell ("Tops") is a group
   row: it prefixes the rows below it ("Tops > Medium").
+- a cell's own `headers="id1 id2"` list, when it names header cells, wins over both.
 - title rows: leading rows of one header cell across the whole table name the table (its
   caption when it has none), not its columns.
 
@@ -363,8 +364,30 @@ def _column_labels(rows: list[_Row], head: set[int], width: int) -> list[str]:
     return [_join([rows[r].line[c].label for r in sorted(head) if c in rows[r].line]) for c in range(width)]
 
 
+def _headers_by_id(rows: list[_Row], head: set[int]) -> dict[str, tuple[_Slot, bool]]:
+    """Header cells with an id, for `headers="…"` references: id → (cell, labels a column)."""
+    found: dict[str, tuple[_Slot, bool]] = {}
+    for r, row in enumerate(rows):
+        for slot in row.slots:
+            element_id = slot.element.get("id")
+            if element_id and (slot.header or r in head):
+                found.setdefault(element_id, (slot, r in head))
+    return found
+
+
+def _named_headers(
+    slot: _Slot, headers: dict[str, tuple[_Slot, bool]], fallback: tuple[str, str]
+) -> tuple[str, str]:
+    """(row label, column label) from a cell's own `headers` list, where it names any."""
+    named = [headers[i] for i in slot.element.get("headers", "").split() if i in headers]
+    row = _join([s.label for s, is_column in named if not is_column])
+    column = _join([s.label for s, is_column in named if is_column])
+    return row or fallback[0], column or fallback[1]
+
+
 def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) -> Iterator[Cell]:
     body = [r for r in range(len(rows)) if r not in head]
+    explicit_headers = _headers_by_id(rows, head)
     explicit = any(s.row_header for r in body for s in rows[r].line.values())
     group = ""
     for r in body:
@@ -389,6 +412,9 @@ def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) 
             slot = row.line[c]
             if slot.text or slot.refs:
                 # One cell across the whole table (an image, a note) belongs to no column: one line.
-                yield Cell(r + 1, c + 1, row_label, "" if across else col_labels[c], slot.text, slot.refs)
+                labels = (row_label, "" if across else col_labels[c])
+                if explicit_headers and slot.element.get("headers"):
+                    labels = _named_headers(slot, explicit_headers, labels)
+                yield Cell(r + 1, c + 1, *labels, slot.text, slot.refs)
             if across:
                 break
