@@ -32,9 +32,9 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.browser.live_site import LiveSite  # noqa: E402
-from webshellfs.browser import Browser, BrowserOptions  # noqa: E402
-from webshellfs.browser.options import CHROMIUM_ARGS  # noqa: E402
+from tests.browser.live_site import LiveSite
+from webshellfs.browser import Browser, BrowserOptions
+from webshellfs.browser.options import CHROMIUM_ARGS
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -94,8 +94,8 @@ def main() -> None:
                 tab = opened.tab_id
                 root = lxml.html.document_fromstring(opened.capture.body)
                 select = root.xpath("//select")[0].get("data-wsfs-id")
-                bare_act = timed(lambda: (bare_page.select_option("select", size),
-                                          bare_page.content()))
+                bare_act = timed(lambda size=size: (bare_page.select_option("select", size),
+                                                    bare_page.content()))
                 started = time.perf_counter()
                 await ours.execute(tab, select, "select", {"size": size})
                 act_ms = (time.perf_counter() - started) * 1000

@@ -28,8 +28,8 @@ TEST_ACTION_TIMEOUT = 3.0
 def live_options(**changes: object) -> BrowserOptions:
     chromium = chromium_path()
     require(chromium is not None, "Chromium")
-    base = dict(chromium=chromium, allow_private=True, load_timeout=TEST_LOAD_TIMEOUT,
-                action_timeout=TEST_ACTION_TIMEOUT, settle_cap=2.0)
+    base = {"chromium": chromium, "allow_private": True, "load_timeout": TEST_LOAD_TIMEOUT,
+            "action_timeout": TEST_ACTION_TIMEOUT, "settle_cap": 2.0}
     base.update(changes)
     return BrowserOptions(**base)  # type: ignore[arg-type]
 

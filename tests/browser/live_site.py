@@ -27,7 +27,7 @@ def page(title: str, body: str) -> bytes:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
         f"{body}</main></body></html>"
-    ).encode("utf-8")
+    ).encode()
 
 
 class _Handler(SimpleHTTPRequestHandler):

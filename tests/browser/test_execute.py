@@ -4,6 +4,7 @@ each checked through the capture that follows (compiled like any page)."""
 from __future__ import annotations
 
 import pytest
+import trio
 
 from tests.browser.conftest import content_text, locator_of, run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
@@ -208,3 +209,25 @@ def test_unknown_tabs_and_elements_are_not_found(browser: Browser, site: LiveSit
     run(lambda: browser.close_tab(page.tab_id))
     with pytest.raises(NotFoundError, match=f"tab {page.tab_id} is gone: it was closed"):
         run(lambda: browser.focus(page.tab_id))
+
+
+def test_calls_on_different_tabs_run_concurrently_from_trio(
+    browser: Browser, site: LiveSite
+) -> None:
+    first = run(lambda: browser.open(site.url("/product.html")))
+    second = run(lambda: browser.open(site.url("/product.html")))
+    size = locator_of(first, "//select")
+    results: dict[str, str] = {}
+
+    async def choose(tab_id: str, wanted: str) -> None:
+        result = await browser.execute(tab_id, size, "select", {"size": wanted})
+        results[tab_id] = content_text(result)
+
+    async def both() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(choose, first.tab_id, "m")
+            nursery.start_soon(choose, second.tab_id, "l")
+
+    trio.run(both)
+    assert "Price: 45 EUR" in results[first.tab_id]
+    assert "Price: 50 EUR" in results[second.tab_id]

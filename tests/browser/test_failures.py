@@ -92,8 +92,8 @@ def test_a_crashed_browser_is_started_again_and_says_what_was_lost(site: LiveSit
             run(lambda: browser.focus(first.tab_id))
         again = run(lambda: browser.open(site.url("/jslist.html")))
         assert again.notes == (
-            f"the browser had stopped and was started again; lost tabs: {first.tab_id}, "
-            f"{second.tab_id} (their pages stay stored)",
+            (f"the browser had stopped and was started again; lost tabs: {first.tab_id}, "
+            f"{second.tab_id} (their pages stay stored)"),
         )
         assert "Mercury (built by script)" in content_text(again)
     finally:

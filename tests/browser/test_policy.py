@@ -35,20 +35,20 @@ def refusal(url: str, *, allow_private: bool = False, top_level: bool = True) ->
 
 @pytest.mark.parametrize(("url", "reason"), [
     ("http://public.test/a", ""),
-    ("http://127.0.0.1:8000/", f"http://127.0.0.1:8000/ resolves to 127.0.0.1, a loopback "
-                               f"address; {HINT}"),
+    ("http://127.0.0.1:8000/", (f"http://127.0.0.1:8000/ resolves to 127.0.0.1, a loopback "
+                               f"address; {HINT}")),
     ("http://[::1]/", f"http://[::1]/ resolves to ::1, a loopback address; {HINT}"),
-    ("http://metadata.test/latest", f"http://metadata.test/latest resolves to 169.254.169.254, "
-                                    f"a link-local address; {HINT}"),
-    ("https://intranet.test/", f"https://intranet.test/ resolves to 10.1.2.3, a private "
-                               f"address; {HINT}"),
+    ("http://metadata.test/latest", (f"http://metadata.test/latest resolves to 169.254.169.254, "
+                                    f"a link-local address; {HINT}")),
+    ("https://intranet.test/", (f"https://intranet.test/ resolves to 10.1.2.3, a private "
+                               f"address; {HINT}")),
     ("http://nowhere.test/", "cannot resolve the host nowhere.test: Name or service not known"),
-    ("file:///etc/passwd", "only http and https URLs can be opened; file: is refused: "
-                           "file:///etc/passwd"),
-    ("javascript:alert(1)", "only http and https URLs can be opened; javascript: is refused: "
-                            "javascript:alert(1)"),
-    ("data:text/html,hi", "only http and https URLs can be opened; data: is refused: "
-                          "data:text/html,hi"),
+    ("file:///etc/passwd", ("only http and https URLs can be opened; file: is refused: "
+                           "file:///etc/passwd")),
+    ("javascript:alert(1)", ("only http and https URLs can be opened; javascript: is refused: "
+                            "javascript:alert(1)")),
+    ("data:text/html,hi", ("only http and https URLs can be opened; data: is refused: "
+                          "data:text/html,hi")),
 ])
 def test_refusals_name_the_reason(url: str, reason: str) -> None:
     assert refusal(url) == reason
@@ -73,8 +73,8 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
         result = run(lambda: browser.open(f"http://localhost:{port}/ssrf"))
         assert "Private data: blocked" in content_text(result)
         assert result.notes == (
-            f"http://127.0.0.1:{port}/api/items?offset=0&limit=1 resolves to 127.0.0.1, a "
-            f"loopback address; {HINT}",
+            (f"http://127.0.0.1:{port}/api/items?offset=0&limit=1 resolves to 127.0.0.1, a "
+            f"loopback address; {HINT}"),
         )
         assert [path for path in site.requests[before:] if path.startswith("/api/")] == []
         private = site.url("/account")

@@ -24,8 +24,13 @@ _LOCAL_SCHEMES = ("data", "blob", "about")
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 
+RESOLVE_TIMEOUT = 10.0
+
+
 async def system_resolver(host: str, port: int) -> list[str]:
-    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    """The system's addresses for host; a resolver that hangs counts as a failure (OSError)."""
+    lookup = asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    infos = await asyncio.wait_for(lookup, RESOLVE_TIMEOUT)
     return [str(info[4][0]) for info in infos]
 
 

@@ -249,7 +249,7 @@ class Session:
         if page is None:
             try:
                 page = await asyncio.wait_for(context.new_page(), self.options.load_timeout)
-            except (PlaywrightError, asyncio.TimeoutError) as error:
+            except (TimeoutError, PlaywrightError) as error:
                 await self._kill_browser()
                 raise FetchError(f"the browser could not open a tab ({first_line(error)}); "
                                  "it is started again on the next command") from None
@@ -259,7 +259,8 @@ class Session:
 
     async def _make_spare(self, context: BrowserContext, front: Tab) -> Page:
         page = await context.new_page()
-        await self._to_front(front)
+        with suppress(PlaywrightError):
+            await self._to_front(front)
         return page
 
     @staticmethod
@@ -349,9 +350,15 @@ class Session:
     # deadlines and recovery ---------------------------------------------------------------
 
     async def _guarded(self, tab: Tab, work: Coroutine[Any, Any, T], doing: str) -> T:
-        """Run work for tab under the call deadline, watching for a renderer crash."""
+        """Run work for tab under the call deadline, watching for a renderer crash. Calls on
+        one tab run one at a time; calls on different tabs run concurrently."""
         deadline = self.options.call_deadline
-        task = asyncio.ensure_future(work)
+
+        async def one_at_a_time() -> T:
+            async with tab.lock:
+                return await work
+
+        task = asyncio.ensure_future(one_at_a_time())
         crash = asyncio.ensure_future(tab.crashed.wait())
         try:
             await asyncio.wait({task, crash}, timeout=deadline,
@@ -403,7 +410,7 @@ class Session:
     async def _responsive(self, tab: Tab) -> bool:
         try:
             await asyncio.wait_for(tab.page.evaluate("1"), RESPONSIVE_TIMEOUT)
-        except (PlaywrightError, asyncio.TimeoutError):
+        except (TimeoutError, PlaywrightError):
             return False
         return True
 
@@ -416,7 +423,7 @@ class Session:
         try:
             await asyncio.wait_for(tab.page.close(), CLOSE_TIMEOUT)
             return f"tab {tab.id} was closed"
-        except (PlaywrightError, asyncio.TimeoutError):
+        except (TimeoutError, PlaywrightError):
             pass
         context = self._context
         if context is not None:
@@ -425,7 +432,7 @@ class Session:
             try:
                 await asyncio.wait_for(context.close(), CLOSE_TIMEOUT)
                 return f"the browser context was replaced{lost}"
-            except (PlaywrightError, asyncio.TimeoutError):
+            except (TimeoutError, PlaywrightError):
                 pass
         lost = self._forget_tabs("the browser was killed after a hang")
         await self._kill_browser()
@@ -488,7 +495,7 @@ class Session:
         with suppress(PlaywrightTimeoutError):
             await page.wait_for_load_state("load", timeout=self.options.settle_cap * 1000)
         while (remaining := deadline - loop.time()) > 0:
-            waited = tab.network_quiet_for()
+            waited = tab.network_quiet_for(self.options.settle_cap)
             if waited < quiet:
                 await asyncio.sleep(min(quiet - waited, remaining))
                 continue
@@ -501,7 +508,7 @@ class Session:
                     await page.wait_for_load_state("domcontentloaded",
                                                    timeout=max(remaining, 0.001) * 1000)
                 continue
-            if tab.network_quiet_for() >= quiet:
+            if tab.network_quiet_for(self.options.settle_cap) >= quiet:
                 return
 
     async def _capture(self, tab: Tab, previous_url: str, requested_url: str = "") -> TabCapture:

@@ -9,6 +9,7 @@ Everything collected is drained by the next capture.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from urllib.parse import urlsplit
 
@@ -47,7 +48,8 @@ class Tab:
         self.status = 200
         self.content_type = "text/html"
         self.headers: tuple[tuple[str, str], ...] = ()
-        self._inflight: set[Request] = set()
+        self.lock = asyncio.Lock()
+        self._inflight: dict[Request, float] = {}
         self._last_network = time.monotonic()
         self._body_tasks: list[asyncio.Task[CapturedResponse | None]] = []
         self._dialogs: list[DialogRecord] = []
@@ -75,18 +77,19 @@ class Tab:
     # network ------------------------------------------------------------------------------
 
     def _on_request(self, request: Request) -> None:
-        self._inflight.add(request)
-        self._last_network = time.monotonic()
+        self._inflight[request] = self._last_network = time.monotonic()
 
     def _on_request_done(self, request: Request) -> None:
-        self._inflight.discard(request)
+        self._inflight.pop(request, None)
         self._last_network = time.monotonic()
 
-    def network_quiet_for(self) -> float:
-        """Seconds since the last request started or ended; 0 while any is in flight."""
-        if self._inflight:
+    def network_quiet_for(self, stale_after: float) -> float:
+        """Seconds since the last request started or ended; 0 while one is in flight. A
+        request open for longer than stale_after (a long poll, an event stream) is ignored."""
+        now = time.monotonic()
+        if any(now - started < stale_after for started in self._inflight.values()):
             return 0.0
-        return time.monotonic() - self._last_network
+        return now - self._last_network
 
     def _on_response(self, response: Response) -> None:
         request = response.request
@@ -132,10 +135,8 @@ class Tab:
 
     @staticmethod
     async def _answer(dialog: Dialog) -> None:
-        try:
+        with contextlib.suppress(Exception):  # the page may be gone already
             await dialog.accept(dialog.default_value if dialog.type == "prompt" else None)
-        except Exception:  # noqa: BLE001 — the page may be gone already
-            pass
 
     def drain_dialogs(self) -> tuple[DialogRecord, ...]:
         dialogs, self._dialogs = tuple(self._dialogs), []
