@@ -24,6 +24,8 @@ FORBIDDEN: dict[str, set[str]] = {
             "webshellfs.browser", "webshellfs.fetch", "trio", "pyfuse3", "sqlite3"},
     "fetch": {"webshellfs.compiler", "webshellfs.store", "webshellfs.engine", "webshellfs.fs",
               "pyfuse3", "playwright", "sqlite3"},
+    "search": {"webshellfs.compiler", "webshellfs.store", "webshellfs.engine", "webshellfs.fs",
+               "webshellfs.browser", "pyfuse3", "playwright", "lxml", "sqlite3"},
     "browser": {"webshellfs.store", "webshellfs.engine", "webshellfs.fs", "pyfuse3", "sqlite3"},
     "engine": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.mount", "pyfuse3", "playwright",
                "lxml"},

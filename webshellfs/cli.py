@@ -22,8 +22,9 @@ def _mount_parser() -> argparse.ArgumentParser:
     parser.add_argument("mountpoint", type=Path, help="an empty directory to mount on")
     parser.add_argument("--cache", type=Path, default=None,
                         help=f"the SQLite page store (default {default_cache_path()})")
-    parser.add_argument("--search", default="ddgs", metavar="NAME[=URL]",
-                        help="search backend for retrieve (default: ddgs)")
+    parser.add_argument("--search", default="", metavar="NAME[=URL]",
+                        help="search backend for retrieve: ddgs, searxng=URL, serper, brave, "
+                        "local=INDEX.tsv (default: $WEBSHELL_SEARCH, else ddgs)")
     parser.add_argument("--browser", default="local", metavar="local|cdp=URL|ws=URL",
                         help="launch Chromium locally or connect to a remote one")
     parser.add_argument("--chromium", default=DEFAULT_CHROMIUM,

@@ -19,7 +19,7 @@ class Settings:
     """Attributes:
         mountpoint: where the filesystem is mounted.
         cache: the SQLite file that keeps every stored page.
-        search: search backend spec, NAME or NAME=URL.
+        search: search backend spec, NAME or NAME=URL ("" = $WEBSHELL_SEARCH, else ddgs).
         browser: local | cdp=URL | ws=URL.
         chromium: the Chromium binary a local browser launches.
         allow_private: fetch loopback and private-network addresses (tests, the offline demo).
@@ -32,7 +32,7 @@ class Settings:
 
     mountpoint: Path
     cache: Path
-    search: str = "ddgs"
+    search: str = ""
     browser: str = "local"
     chromium: str = DEFAULT_CHROMIUM
     allow_private: bool = False

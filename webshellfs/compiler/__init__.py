@@ -1,8 +1,22 @@
-"""HTML (or other captured bytes) → CompiledPage, by deterministic rules over the DOM.
+"""Captured bytes → CompiledPage, by deterministic rules; no network, no storage, no FUSE.
 
-Pure and synchronous: no network, no storage, no FUSE. `compile_page` is the only entry point.
+`compile_page` is the only entry point: HTML goes through the document walk (walker.py);
+PDF, JSON, CSV, text, markdown and images through nonhtml.py.
 """
 
-from webshellfs.compiler.walker import compile_page
+from __future__ import annotations
+
+from webshellfs.compiler import walker
+from webshellfs.compiler.nonhtml import compile_nonhtml
+from webshellfs.contract.records import CompiledPage
 
 __all__ = ["compile_page"]
+
+
+def compile_page(data: bytes | str, url: str, *, content_type: str = "") -> CompiledPage:
+    """Compile one captured document. Pure and deterministic; never raises."""
+    if isinstance(data, bytes):
+        other = compile_nonhtml(data, url, content_type)
+        if other is not None:
+            return other
+    return walker.compile_page(data, url, content_type=content_type)
