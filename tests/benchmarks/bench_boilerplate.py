@@ -6,9 +6,10 @@ A script, not a test (pytest does not collect it). From the project root:
     .venv/bin/python tests/benchmarks/bench_boilerplate.py --pages    # plus one row per page
 
 The corpus is Mozilla's readability test pages: for each page, the text of expected.html is
-its main text. Texts are compared as multisets of word trigrams (lower-cased words, the
-`[L0012]`-style references of our output removed), so a sentence counts where it landed,
-whatever the markup around it:
+its main text. Texts are compared as multisets of word trigrams taken within lines (lower-cased words; of
+our `[L0012]`-style references only a control's label is kept), so a sentence counts where it
+landed, whatever the markup around it. The main text is expected.html compiled by us, all of
+it, so both sides are cut into lines the same way:
 
 - recall in content/: the share of main-text trigrams found in content/ (the text of content
   sections, their headings and the data tables that sit in them);
@@ -30,7 +31,6 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import lxml.html
 import trafilatura
 
 from webshellfs.compiler import compile_page
@@ -39,7 +39,10 @@ from webshellfs.contract.records import CompiledPage
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = ROOT.parent / "shared/corpora/readability-test-pages/test-pages"
 PAGE_URL = "http://fakehost/{name}/"
-_REF = re.compile(r"\[(?:[ALIT]\d{2,}|T\d{2,})[^\]]*\]")
+# Object references in our lines: a control keeps its quoted label (it is page text); links,
+# images and tables leave nothing.
+_LABELLED_REF = re.compile(r'\[A\d{4,}[^\]"]*"([^"\]]*)"[^\]]*\]')
+_REF = re.compile(r"\[[ALIT]\d{2,}[^\]]*\]")
 # Words; a CJK character is a word of its own (those scripts do not separate words by spaces).
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
@@ -57,8 +60,12 @@ class Score:
 
 
 def trigrams(text: str) -> Counter[tuple[str, ...]]:
-    words = _WORD.findall(_REF.sub(" ", text).lower())
-    return Counter(zip(words, words[1:], words[2:]))
+    """Word trigrams of each line (never across lines: a line is one paragraph or cell)."""
+    grams: Counter[tuple[str, ...]] = Counter()
+    for line in text.splitlines():
+        words = _WORD.findall(_REF.sub(" ", _LABELLED_REF.sub(r" \1 ", line)).lower())
+        grams.update(zip(words, words[1:], words[2:]))
+    return grams
 
 
 def shared(a: Counter[tuple[str, ...]], b: Counter[tuple[str, ...]]) -> int:
@@ -90,8 +97,10 @@ def score(main: Counter[tuple[str, ...]], content: str, boilerplate: str = "") -
 
 
 def main_text(expected: Path) -> str:
-    tree = lxml.html.fromstring(expected.read_text(encoding="utf-8"))
-    return tree.text_content()
+    """expected.html's text, one line per paragraph: its whole compiled text, chrome included
+    (it is the main text by definition)."""
+    page = compile_page(expected.read_text(encoding="utf-8"), "http://fakehost/expected/")
+    return "\n".join("\n".join(split_page(page)).splitlines())
 
 
 def weighted(scores: list[Score], attribute: str) -> float:

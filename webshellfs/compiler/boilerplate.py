@@ -17,6 +17,9 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.dom import squash
 from webshellfs.compiler.rules import (
     BOILERPLATE_TOKENS,
+    INSIDE_MAIN_MAX_SHARE,
+    INSIDE_MAIN_REGIONS,
+    INSIDE_MAIN_TAGS,
     LANDMARK_ROLES,
     LANDMARK_TAGS,
     LINK_DENSE_MIN_LINKS,
@@ -24,7 +27,8 @@ from webshellfs.compiler.rules import (
     LINK_DENSE_TAGS,
     MAIN_TEXT_MIN_CHARS,
     MAIN_TEXT_SHARE,
-    MAIN_TEXT_TAGS,
+    PARAGRAPH_TAGS,
+    UNWEIGHED_TAGS,
     PAGE_LEVEL_ROLES,
     PAGE_LEVEL_TAGS,
     SKIP_LINK_WORDS,
@@ -49,33 +53,50 @@ def class_words(element: HtmlElement) -> list[str]:
     return words
 
 
-def find_main_container(body: HtmlElement) -> HtmlElement | None:
-    """The smallest element holding most paragraph text: from <body>, step into the child that
-    holds at least MAIN_TEXT_SHARE of its paragraph text, for as long as one does.
-    None when the page has too little paragraph text to tell."""
+def text_weights(body: HtmlElement) -> dict[HtmlElement, int]:
+    """Characters of text in each element's subtree, not counting text inside links (menus are
+    links) or scripts. One pass, children before parents; elements without text are absent."""
     held: dict[HtmlElement, int] = {}
-    total = 0
-    for paragraph in body.iter(*MAIN_TEXT_TAGS):
-        size = len(squash(paragraph.text_content()))
-        if not size:
-            continue
-        total += size
-        for ancestor in paragraph.iterancestors():
-            held[ancestor] = held.get(ancestor, 0) + size
-            if ancestor is body:
-                break
-        held[paragraph] = held.get(paragraph, 0) + size
-    if total < MAIN_TEXT_MIN_CHARS:
+    get = held.get
+    for element in reversed(list(body.iter())):
+        tag = element.tag
+        if isinstance(tag, str) and tag not in UNWEIGHED_TAGS:
+            size = get(element, 0)
+            if element.text:
+                size += len(element.text.strip())
+            if size:
+                held[element] = size
+        else:
+            size = 0
+            held.pop(element, None)
+        if element is body:
+            break
+        if element.tail:
+            size += len(element.tail.strip())
+        if size:
+            parent = element.getparent()
+            held[parent] = get(parent, 0) + size
+    return held
+
+
+def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
+    """The smallest element holding most of the page's text (`held`: text_weights): from
+    <body>, step into the child that holds at least MAIN_TEXT_SHARE of the text, for as long as
+    one does, never into a single paragraph. None when the page has too little text to tell."""
+    if held.get(body, 0) < MAIN_TEXT_MIN_CHARS:
         return None
     container = body
     while True:
-        share = held.get(container, 0)
         child = max(
             (c for c in container if isinstance(c.tag, str)),
             key=lambda c: held.get(c, 0),
             default=None,
         )
-        if child is None or held.get(child, 0) < MAIN_TEXT_SHARE * share:
+        if (
+            child is None
+            or child.tag in PARAGRAPH_TAGS
+            or held.get(child, 0) < MAIN_TEXT_SHARE * held.get(container, 0)
+        ):
             return container
         container = child
 
@@ -109,6 +130,20 @@ def peripheral_region(element: HtmlElement) -> str | None:
     if region is None and element.tag in LINK_DENSE_TAGS and _is_link_dense(element):
         region = "nav"
     if region is not None and element.find(".//h1") is not None:
+        return None
+    return region
+
+
+def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlElement) -> str | None:
+    """For an element inside the main text: the region its class/id words put it in, only for
+    the kinds that sit inside articles (share bars, related links, newsletter boxes…) and only
+    when it holds a small part of the main text."""
+    if element.tag not in INSIDE_MAIN_TAGS:
+        return None
+    region = next((BOILERPLATE_TOKENS[w] for w in class_words(element) if w in BOILERPLATE_TOKENS), None)
+    if region not in INSIDE_MAIN_REGIONS:
+        return None
+    if held.get(element, 0) > INSIDE_MAIN_MAX_SHARE * held.get(main, 0):
         return None
     return region
 

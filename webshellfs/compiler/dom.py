@@ -6,15 +6,18 @@ import re
 
 from lxml.html import HtmlElement
 
-_WHITESPACE = re.compile(r"\s+")
+# Control characters left once whitespace is squashed (C0, DEL, C1): never page text, and
+# escape sequences must not reach a terminal that cats a file.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 # Text under these is never shown as page text.
 _UNRENDERED = frozenset({"script", "style", "template", "noscript"})
 
 
 def squash(text: str) -> str:
-    """Collapse runs of whitespace to one space and trim."""
-    return _WHITESPACE.sub(" ", text).strip()
+    """Collapse runs of whitespace to one space, trim, and drop control characters."""
+    text = " ".join(text.split())
+    return text if text.isprintable() else _CONTROL.sub("", text)
 
 
 def is_hidden(element: HtmlElement) -> bool:

@@ -78,16 +78,29 @@ BOILERPLATE_TOKENS = {
     "modal": "popup", "popup": "popup", "overlay": "popup",
 }
 
+# Inside the main text only these kinds are moved out, and only blocks holding at most this
+# share of its text (a share bar, not a section someone named "related-work").
+INSIDE_MAIN_REGIONS = frozenset({"share", "consent", "ads", "related"})
+INSIDE_MAIN_MAX_SHARE = 0.1
+INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure"})
+
 # A block outside the main text is a menu when it holds at least this many links and links
 # make up at least this share of its text.
 LINK_DENSE_MIN_LINKS = 3
 LINK_DENSE_MIN_SHARE = 0.6
 LINK_DENSE_TAGS = frozenset({"ul", "ol", "menu", "div", "section", "table", "p", "dl"})
 # The main text container: descend from <body> into the child holding at least this share of
-# the paragraph text, as long as one does (see boilerplate.find_main_container).
+# the text outside links, as long as one does (see boilerplate.find_main_container), but never
+# into one paragraph-like block.
 MAIN_TEXT_SHARE = 0.66
-MAIN_TEXT_TAGS = ("p", "pre")
-# Below this much paragraph text there is no evidence for a main container: no heuristics.
+PARAGRAPH_TAGS = frozenset({
+    "p", "li", "dd", "dt", "pre", "blockquote", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6",
+    "figcaption", "caption", "address", "summary", "legend", "label", "a", "b", "i", "em",
+    "strong", "code", "q", "small", "sup", "sub",
+})
+# Text that does not count toward the main text: links (menus are links) and raw text.
+UNWEIGHED_TAGS = frozenset({"a", "script", "style", "noscript", "template"})
+# Below this much text there is no evidence for a main container: no heuristics.
 MAIN_TEXT_MIN_CHARS = 200
 
 # Same-page links whose text says they skip the chrome.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urldefrag
 
 import lxml.etree
@@ -25,7 +25,9 @@ from webshellfs.compiler.boilerplate import (
     find_main_container,
     is_skip_link,
     landmark_region,
+    minor_region,
     peripheral_region,
+    text_weights,
 )
 from webshellfs.compiler.actions import match_action
 from webshellfs.compiler.builder import Emitted, PageBuilder
@@ -55,6 +57,10 @@ from webshellfs.contract.records import CompiledPage
 
 _SRCSET_SPLIT = re.compile(r",\s+|,(?=[^,\s]+\s+\d)")
 _DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+_UNKNOWN = object()
+# What makes urljoin change an absolute URL: whitespace, dot segments, backslashes, brackets
+# (IPv6 hosts, which it validates).
+_JOIN_CHANGES = (" ", "\t", "\n", "\r", "/.", "\\", "[", "]")
 _FENCE_RUN = re.compile(r"`{3,}")
 # `see specs [L0005] .` → `see specs [L0005].`: the space a ref brings is not the sentence's.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<=\]) (?=[.,;:!?)'’”])")
@@ -92,13 +98,16 @@ class PageContext:
 
     main: HtmlElement | None
     main_path: frozenset[HtmlElement]
+    weights: dict[HtmlElement, int]
+    urls: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, body: HtmlElement) -> PageContext:
-        main = find_main_container(body)
+        weights = text_weights(body)
+        main = find_main_container(body, weights)
         if main is None:
-            return cls(None, frozenset())
-        return cls(main, frozenset([main, *main.iterancestors()]))
+            return cls(None, frozenset(), weights)
+        return cls(main, frozenset([main, *main.iterancestors()]), weights)
 
 
 class Walker:
@@ -119,7 +128,7 @@ class Walker:
         self.lists: list[list[int] | None] = []
         self.terms: list[_Term] = []
         self.pending_anchors: list[str] = []
-        self.in_region = False
+        self.region: str | None = None
         self.in_main = False
         self.sectioning_depth = 0
         self.text_chars = 0
@@ -212,33 +221,37 @@ class Walker:
         if tag in SECTIONING_TAGS or element.get("role") in SECTIONING_ROLES:
             self.sectioning_depth += 1
             stack.append((self._leave_sectioning, None))
-        if self.in_region or self.inline:
+        if self.inline:
             return
         region = self._region_of(element, tag)
-        if region is None:
+        if region is None or region == self.region:
             return
         self._flush()
         self._place_anchors()
-        stack.append((self._leave_region, self.builder.current))
-        self.in_region = True
+        stack.append((self._leave_region, (self.builder.current, self.region)))
+        self.region = region
         self.builder.current = self.builder.region(region)
 
     def _region_of(self, element: HtmlElement, tag: str) -> str | None:
+        """The region an element starts: inside a region only a landmark (a nav inside the
+        header is the nav); elsewhere also the evidence rules of boilerplate.py."""
         page_level = self.sectioning_depth == 0 and not self.in_main
         region = landmark_region(element, page_level)
-        if region is not None:
+        if region is not None or self.region is not None:
             return region
         if tag == "a" and is_skip_link(element):
             return "nav"
-        if self.page.main is None or self.in_main or element in self.page.main_path:
+        page = self.page
+        if page.main is None or element in page.main_path:
             return None
+        if self.in_main:
+            return minor_region(element, page.weights, page.main)
         return peripheral_region(element)
 
-    def _leave_region(self, section: int) -> None:
+    def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
         self._place_anchors()
-        self.builder.current = section
-        self.in_region = False
+        self.builder.current, self.region = saved
 
     def _leave_main(self, _: None) -> None:
         self.in_main = False
@@ -265,8 +278,10 @@ class Walker:
         """End the running paragraph: its text becomes one line."""
         if not self.buffer:
             return
-        text = _SPACE_BEFORE_PUNCTUATION.sub("", squash("".join(self.buffer)))
+        text = squash("".join(self.buffer))
         self.buffer.clear()
+        if "] " in text:
+            text = _SPACE_BEFORE_PUNCTUATION.sub("", text)
         if not text:
             return
         if self.lead:
@@ -333,7 +348,7 @@ class Walker:
         name = plain_text(element)
         if not name or len(name) > MAX_HEADING_CHARS:
             return False
-        if self.inline or self.in_region:
+        if self.inline or self.region is not None:
             self._flush()
             self._add_text(self.builder.text_of(element))
             self._flush()
@@ -362,14 +377,29 @@ class Walker:
         href = element.get("href")
         if href is None or href.strip().lower().startswith("javascript:"):
             return True
-        url = self.builder.resolve_url(href)
+        url = self._resolve(href)
         if url is None:
             return True
         opened = _OpenLink(element, url, self._same_page_fragment(url), len(self.buffer), self.emitted)
         stack.append((self._close_link, opened))
         return True
 
+    def _resolve(self, href: str) -> str | None:
+        """builder.resolve_url, remembered per page (menus repeat their links), with a shortcut
+        for plain absolute URLs, which joining would return unchanged."""
+        known = self.page.urls.get(href, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
+        if href.startswith(("https://", "http://")) and not any(c in href for c in _JOIN_CHANGES):
+            url: str | None = href
+        else:
+            url = self.builder.resolve_url(href)
+        self.page.urls[href] = url
+        return url
+
     def _same_page_fragment(self, url: str) -> str:
+        if "#" not in url:
+            return ""
         document, fragment = urldefrag(url)
         if not fragment:
             return ""
@@ -380,7 +410,7 @@ class Walker:
     def _close_link(self, link: _OpenLink) -> None:
         """Number the link once its content is placed and put `[L0012]` after that content:
         after its text on the running line, or on the last line it produced."""
-        text = self._placed_text(link) or _link_label(link.element)
+        text = self._placed_text(link) or _link_label(link.element) or plain_text(link.element)
         link_id = self.builder.add_link(link.url, text, link.fragment)
         ref = f" [{link_id}] "
         start = link.buffer_mark if self.emitted == link.emitted_mark else 0
@@ -413,10 +443,11 @@ class Walker:
         url = self.builder.resolve_url(src) if src else None
         if url is None or _is_tracking_pixel(element):
             return False
-        description = _image_description(element)
+        description, captioned = _image_description(element)
         image_id = self.builder.add_image(url, description)
         self._place_anchors()
-        label = f"[{image_id} image: {description}]" if description else f"[{image_id} image]"
+        # A figure's caption is a line of its own next to the image: not said twice.
+        label = f"[{image_id} image: {description}]" if description and not captioned else f"[{image_id} image]"
         self.buffer.append(f" {label} ")
         return False
 
@@ -566,14 +597,15 @@ def _wrap(text: str, width: int) -> list[str]:
     if len(text) <= width:
         return [text]
     pieces = []
-    while len(text) > width:
-        cut = text.rfind(" ", 0, width)
-        if cut <= 0:
-            cut = width
-        pieces.append(text[:cut])
-        text = text[cut:].lstrip()
-    if text:
-        pieces.append(text)
+    start, end = 0, len(text)
+    while end - start > width:
+        cut = text.rfind(" ", start, start + width)
+        if cut <= start:
+            cut = start + width
+        pieces.append(text[start:cut])
+        start = cut + 1 if text[cut:cut + 1] == " " else cut
+    if start < end:
+        pieces.append(text[start:])
     return pieces
 
 
@@ -628,17 +660,18 @@ def _is_tracking_pixel(element: HtmlElement) -> bool:
     return element.get("width") in ("0", "1") and element.get("height") in ("0", "1")
 
 
-def _image_description(element: HtmlElement) -> str:
+def _image_description(element: HtmlElement) -> tuple[str, bool]:
+    """(description, whether it is the enclosing figure's caption): alt, title, figcaption."""
     for attribute in ("alt", "title"):
         text = squash(element.get(attribute) or "")
         if text:
-            return text
+            return text, False
     figure = next(element.iterancestors("figure"), None)
     if figure is not None:
         caption = figure.find(".//figcaption")
         if caption is not None:
-            return plain_text(caption)
-    return ""
+            return plain_text(caption), True
+    return "", False
 
 
 # --- the entry point --------------------------------------------------------------------------

@@ -1,0 +1,115 @@
+"""Which regions go to boilerplate/, and that main text never does."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from webshellfs.compiler import compile_page
+from webshellfs.compiler.boilerplate import class_words, find_main_container, text_weights
+from webshellfs.contract.layout import render_page
+
+URL = "https://site.test/a.html"
+ARTICLE = "".join(
+    f"<p>Paragraph {n} of the story, long enough to be the main text of this page by far.</p>"
+    for n in range(8)
+)
+
+
+def regions(html: str) -> dict[str, list[str]]:
+    """Each section file → its lines (heading line dropped)."""
+    files = render_page(compile_page(html, URL))
+    return {
+        path: data.decode().splitlines()[1:]
+        for path, data in files.items()
+        if path.startswith(("content/", "boilerplate/"))
+    }
+
+
+def test_landmark_elements_and_roles_go_to_their_region() -> None:
+    html = ('<nav><a href="/">Home</a></nav><div role="search"><p>Find</p></div>'
+            '<div role="banner">Brand</div><main><p>Body</p></main>'
+            '<aside>Aside</aside><div role="contentinfo">Legal</div>')
+    assert regions(html) == {
+        "boilerplate/nav.md": ["Home [L0001]"],
+        "boilerplate/search.md": ["Find"],
+        "boilerplate/header.md": ["Brand"],
+        "content/00-intro.md": ["Body"],
+        "boilerplate/aside.md": ["Aside"],
+        "boilerplate/footer.md": ["Legal"],
+    }
+
+
+def test_an_articles_own_header_and_footer_stay_in_content() -> None:
+    html = ("<header>Site</header><article><header><h1>Title</h1><p>Byline</p></header>"
+            "<p>Text</p><footer>Tags</footer></article><footer>Legal</footer>")
+    assert regions(html) == {
+        "boilerplate/header.md": ["Site"],
+        "content/01-title.md": ["Byline", "Text", "Tags"],
+        "boilerplate/footer.md": ["Legal"],
+    }
+
+
+def test_a_nav_inside_the_header_is_the_nav() -> None:
+    html = '<header><p>Brand</p><nav><a href="/x">X</a></nav><p>Tagline</p></header>'
+    assert regions(html) == {
+        "boilerplate/header.md": ["Brand", "Tagline"],
+        "boilerplate/nav.md": ["X [L0001]"],
+    }
+
+
+def test_unmarked_chrome_outside_the_main_text_is_recognised() -> None:
+    html = ('<div id="cookie-notice">We use cookies.</div>'
+            '<div class="menu"><a href="/1">One</a><a href="/2">Two</a></div>'
+            '<ul><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li><li><a href="/c">Gamma</a></li></ul>'
+            f'<div class="post">{ARTICLE}</div>'
+            '<div class="sidebarWidget"><p>About the author.</p></div>')
+    out = regions(html)
+    assert out["boilerplate/consent.md"] == ["We use cookies."]
+    assert out["boilerplate/nav.md"] == ["One [L0001] Two [L0002]", "- Alpha [L0003]", "- Beta [L0004]",
+                                         "- Gamma [L0005]"]
+    assert out["boilerplate/aside.md"] == ["About the author."]
+    assert len(out["content/00-intro.md"]) == 8
+
+
+def test_link_lists_and_chrome_words_inside_the_main_text_stay() -> None:
+    html = (f'<div class="post">{ARTICLE}<ul><li><a href="/r1">Reference one</a></li>'
+            '<li><a href="/r2">Reference two</a></li><li><a href="/r3">Reference three</a></li></ul>'
+            '<p class="footer-note">A note at the end of the story.</p></div>')
+    out = regions(html)
+    assert list(out) == ["content/00-intro.md"]
+    assert out["content/00-intro.md"][-4:] == ["- Reference one [L0001]", "- Reference two [L0002]",
+                                                "- Reference three [L0003]", "A note at the end of the story."]
+
+
+def test_a_small_share_bar_inside_the_main_text_is_moved_but_a_big_block_is_not() -> None:
+    html = (f'<div class="post">{ARTICLE}<div class="share-buttons"><a href="/s">Share</a></div>'
+            f'<div class="related-work">{ARTICLE}</div></div>')
+    out = regions(html)
+    assert out["boilerplate/share.md"] == ["Share [L0001]"]
+    assert len(out["content/00-intro.md"]) == 16
+
+
+def test_a_block_holding_the_h1_is_never_moved() -> None:
+    html = f'<div class="header"><h1>The title</h1></div><div class="post">{ARTICLE}</div>'
+    assert "content/01-the-title.md" in regions(html)
+
+
+def test_skip_links_go_to_nav() -> None:
+    html = '<a href="#main">Skip to main content</a><p id="main">Text</p>'
+    assert regions(html)["boilerplate/nav.md"] == ["Skip to main content [L0001]"]
+
+
+def test_main_container_is_the_smallest_element_holding_most_text() -> None:
+    body = lxml.html.document_fromstring(
+        f'<body><div id="page"><div id="menu"><a href="/">{"menu " * 200}</a></div>'
+        f'<div id="story"><div id="text">{ARTICLE}</div><p>{"x" * 100}</p></div></div></body>'
+    ).find("body")
+    main = find_main_container(body, text_weights(body))
+    assert main is not None and main.get("id") == "text"
+    assert find_main_container(body, text_weights(body)) is main
+
+
+def test_class_words_split_names_and_camel_case() -> None:
+    element = lxml.html.fragment_fromstring('<div class="siteHeader  main_nav" id="top-Bar"></div>')
+    assert class_words(element) == ["siteheader", "site", "header", "main_nav", "main", "nav",
+                                    "top-bar", "top", "bar"]
