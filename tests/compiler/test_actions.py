@@ -37,7 +37,7 @@ def test_actions_tsv_of_the_shop_page() -> None:
     assert lines(shop_files(), "actions.tsv") == [
         "id\tkind\tlabel\tcontext\tinputs\tsection",
         "A0001\tsubmit\tSearch\tGET https://shop.example.test/search\t"
-        'q(search "Search terms",required) dept(select "Department": =All departments|men=Men|women=Women)\t'
+        'q(search "Search terms",required) dept(select "Department": ""=All departments|men=Men|women=Women)\t'
         "boilerplate/search.md",
         "A0002\tsubmit\tSign in\tPOST https://accounts.example.test/login\t"
         "email(email,required) password(password,required) remember(checkbox: yes=Keep me signed in; current=yes)\t"

@@ -79,6 +79,10 @@ def _tsv(columns: Sequence[str], rows: Iterable[Sequence[str]], long_values: Lon
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
 
 
+# A choice whose value is empty ("All departments") shows it, so `=All` does not read as a typo.
+EMPTY_VALUE = '""'
+
+
 def _field_label(field: Field) -> str:
     """` "Search terms"` after the type, unless the label only repeats the name."""
     label = clean_field(field.label).replace('"', "'")
@@ -93,7 +97,7 @@ def format_field(field: Field) -> str:
     kind = field.type + _field_label(field)
     if field.choices:
         options = "|".join(
-            f"{c.value}={c.label}" if c.label and c.label != c.value else c.value
+            f"{c.value or EMPTY_VALUE}={c.label}" if c.label and c.label != c.value else c.value
             for c in field.choices
         )
         current = [c.value for c in field.choices if c.selected]
