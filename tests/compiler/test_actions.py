@@ -36,15 +36,21 @@ def offered(html: str) -> tuple[list[str], list[Action]]:
 def test_actions_tsv_of_the_shop_page() -> None:
     assert lines(shop_files(), "actions.tsv") == [
         "id\tkind\tlabel\tcontext\tinputs\tsection",
-        "A0001\tsubmit\tSearch\tGET https://shop.example.test/search\t"
-        'q(search "Search terms",required) dept(select "Department": ""=All departments|men=Men|women=Women)\t'
-        "boilerplate/search.md",
-        "A0002\tsubmit\tSign in\tPOST https://accounts.example.test/login\t"
-        "email(email,required) password(password,required) remember(checkbox: yes=Keep me signed in; current=yes)\t"
-        "content/01-sign-in.md",
+        (
+            "A0001\tsubmit\tSearch\tGET https://shop.example.test/search\t"
+            'q(search "Search terms",required) dept(select "Department": ""=All departments|men=Men|women=Women)\t'
+            "boilerplate/search.md"
+        ),
+        (
+            "A0002\tsubmit\tSign in\tPOST https://accounts.example.test/login\t"
+            "email(email,required) password(password,required) remember(checkbox: yes=Keep me signed in; current=yes)\t"
+            "content/01-sign-in.md"
+        ),
         'A0003\tclick\tShow password\tform A0002 "Sign in"; collapsed\t\tcontent/01-sign-in.md',
-        "A0004\tselect\tClothing size\t\tsize(select: s=Small|m=Medium|lt=Large Tall; current=m)\t"
-        "content/02-oxford-shirt.md",
+        (
+            "A0004\tselect\tClothing size\t\tsize(select: s=Small|m=Medium|lt=Large Tall; current=m)\t"
+            "content/02-oxford-shirt.md"
+        ),
         "A0005\tselect\tColour\t\tcolour(radio: white=White|blue=Blue; current=white)\tcontent/02-oxford-shirt.md",
         "A0006\tfill\tQuantity\t\tqty(number,current=1)\tcontent/02-oxford-shirt.md",
         "A0007\tclick\tAdd to cart\t\t\tcontent/02-oxford-shirt.md",
@@ -60,14 +66,17 @@ def test_a_form_is_one_action_and_its_controls_point_at_it() -> None:
     assert lines(shop_files(), "boilerplate/search.md") == [
         "# (search)",
         '[A0001 form "Search" q(search) dept(select) → GET /search]',
-        'Search terms [A0001 q: search "Search terms"] [A0001 dept: select "Department"] '
-        '[A0001 submit "Search"]',
+        (
+            'Search terms [A0001 q: search "Search terms"] [A0001 dept: select "Department"] '
+            '[A0001 submit "Search"]'
+        ),
     ]
 
 
 def test_radio_choices_say_the_value_to_pass() -> None:
-    assert '[A0005 colour=white: radio "White"] White [A0005 colour=blue: radio "Blue"] Blue' in lines(
-        shop_files(), "content/02-oxford-shirt.md"
+    assert (
+        '[A0005 colour=white: radio "White"] White [A0005 colour=blue: radio "Blue"] Blue'
+        in lines(shop_files(), "content/02-oxford-shirt.md")
     )
 
 
@@ -77,8 +86,9 @@ def test_javascript_link_is_an_action_not_a_link() -> None:
         "id\turl\ttext\tsection",
         "L0001\thttps://shop.example.test/reviews\tread all reviews\tcontent/02-oxford-shirt.md",
     ]
-    assert "More colours are coming. [A0008 link \"Show more reviews\"] or read all reviews [L0001]." in lines(
-        files, "content/02-oxford-shirt.md"
+    assert (
+        'More colours are coming. [A0008 link "Show more reviews"] or read all reviews [L0001].'
+        in lines(files, "content/02-oxford-shirt.md")
     )
 
 
@@ -93,7 +103,11 @@ def test_locator_finds_the_control_again() -> None:
     for element in root.iter():
         match_action(element, builder)
     tree = root.getroottree()
-    assert [tree.xpath(a.locator)[0].get("name") for a in builder.actions[3:6]] == ["size", "colour", "qty"]
+    assert [tree.xpath(a.locator)[0].get("name") for a in builder.actions[3:6]] == [
+        "size",
+        "colour",
+        "qty",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -123,14 +137,26 @@ def test_non_controls_are_not_actions(html: str) -> None:
         ("<input type=image src=go.png alt='Go'>", '[A0001 button "Go"]'),
         ("<button><img src=cart.png alt='Cart'></button>", '[A0001 button "Cart"]'),
         ("<input type=button value='Print'>", '[A0001 button "Print"]'),
-        ("<textarea name=msg aria-label='Message'>hi</textarea>", '[A0001 msg: textarea "Message"]'),
+        (
+            "<textarea name=msg aria-label='Message'>hi</textarea>",
+            '[A0001 msg: textarea "Message"]',
+        ),
         ("<span role=switch aria-checked=true>Dark mode</span>", '[A0001 switch "Dark mode"]'),
         ("<a onclick='x()'>More</a>", '[A0001 link "More"]'),
         ("<a href='#' role='button'>Open menu</a>", '[A0001 button "Open menu"]'),
         ("<span onclick='x()'>Close</span>", '[A0001 clickable "Close"]'),
-        ("<button><svg><title>Close dialog</title></svg></button>", '[A0001 button "Close dialog"]'),
-        ("<button class='icon icon--share'><i class='fb'></i></button>", '[A0001 button "(class: icon icon--share)"]'),
-        ("<label><input type=checkbox> Dark mode</label>", '[A0001 value=on: checkbox "Dark mode"]'),
+        (
+            "<button><svg><title>Close dialog</title></svg></button>",
+            '[A0001 button "Close dialog"]',
+        ),
+        (
+            "<button class='icon icon--share'><i class='fb'></i></button>",
+            '[A0001 button "(class: icon icon--share)"]',
+        ),
+        (
+            "<label><input type=checkbox> Dark mode</label>",
+            '[A0001 value=on: checkbox "Dark mode"]',
+        ),
     ],
 )
 def test_labels_come_from_the_first_source_that_has_one(html: str, mention: str) -> None:
@@ -138,7 +164,9 @@ def test_labels_come_from_the_first_source_that_has_one(html: str, mention: str)
 
 
 def test_select_without_selection_shows_its_first_option() -> None:
-    _, actions = offered("<select name=s><option value=a>A</option><option value=b>B</option></select>")
+    _, actions = offered(
+        "<select name=s><option value=a>A</option><option value=b>B</option></select>"
+    )
     assert format_inputs(actions[0]) == "s(select: a=A|b=B; current=a)"
     _, actions = offered(
         "<select name=s multiple><option value=a>A</option><option value=b selected>B</option></select>"
@@ -199,7 +227,9 @@ def test_radio_group_outside_a_form_is_one_action_at_its_first_radio() -> None:
         '[A0002 button "Help"]',
         '[A0001 ship=exp: radio "Express"]',
     ]
-    assert format_inputs(actions[0]) == 'ship(radio "Ship by": std=Standard|exp=Express; current=exp)'
+    assert (
+        format_inputs(actions[0]) == 'ship(radio "Ship by": std=Standard|exp=Express; current=exp)'
+    )
 
 
 def test_clickable_container_is_still_walked() -> None:

@@ -67,7 +67,9 @@ def test_product_page_facts() -> None:
 
 
 def test_malformed_json_ld_is_repaired_or_noted_never_raised() -> None:
-    page = compile_page((PAGES / "facts-malformed.html").read_bytes(), "https://news.example.test/a")
+    page = compile_page(
+        (PAGES / "facts-malformed.html").read_bytes(), "https://news.example.test/a"
+    )
     assert render_page(page)["facts.kv"].decode().splitlines() == [
         "title = Broken data",
         "jsonld.Article.headline = Kept despite a trailing comma",

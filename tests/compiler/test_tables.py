@@ -1,4 +1,4 @@
-"""tables.py: data tables become labelled cells (rowspan/colspan expanded), layout tables stay text."""
+"""tables.py: data tables become labelled cells (spans expanded), layout tables stay text."""
 
 from __future__ import annotations
 
@@ -131,7 +131,9 @@ def test_wrapper_table_without_headers_holding_page_structure_is_layout() -> Non
 
 
 def test_single_column_and_single_row_tables_are_layout() -> None:
-    assert table_of("<table><tr><th>A</th></tr><tr><td>1</td></tr></table>")[0] == Emitted(descend=True)
+    assert table_of("<table><tr><th>A</th></tr><tr><td>1</td></tr></table>")[0] == Emitted(
+        descend=True
+    )
     assert table_of("<table><tr><th>A</th><td>1</td></tr></table>")[0] == Emitted(descend=True)
 
 

@@ -61,8 +61,20 @@ INPUT_RULES: dict[str, ControlRule] = {
     **{
         kind: ControlRule("fill", kind, FIELD)
         for kind in (
-            "search", "email", "url", "tel", "password", "number", "date", "datetime-local",
-            "month", "week", "time", "color", "range", "file",
+            "search",
+            "email",
+            "url",
+            "tel",
+            "password",
+            "number",
+            "date",
+            "datetime-local",
+            "month",
+            "week",
+            "time",
+            "color",
+            "range",
+            "file",
         )
     },
     "checkbox": ControlRule("check", "checkbox", FIELD),
@@ -112,8 +124,25 @@ NATIVE_CONTROLS = ("input", "select", "textarea", "button")
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Descendants that make a clickable element a container the walker must still walk.
 CONTAINER_CONTENT = (
-    "a", "button", "input", "select", "textarea", "img", "p", "div", "ul", "ol", "table",
-    "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
+    "a",
+    "button",
+    "input",
+    "select",
+    "textarea",
+    "img",
+    "p",
+    "div",
+    "ul",
+    "ol",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+    "article",
 )
 # Never rendered when scripts run (the captured page comes from a browser).
 INERT_TAGS = frozenset({"template", "noscript"})
@@ -191,7 +220,11 @@ class _Page:
         if self._loose_radios is None:
             self._loose_radios = {}
             for radio in self.root.iter("input"):
-                if _input_type(radio) == "radio" and radio.get("name") and self.form_of(radio) is None:
+                if (
+                    _input_type(radio) == "radio"
+                    and radio.get("name")
+                    and self.form_of(radio) is None
+                ):
                     self._loose_radios.setdefault(radio.get("name"), []).append(radio)
         return self._loose_radios.get(name, [])
 
@@ -204,7 +237,11 @@ def match_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     handler = TAG_HANDLERS.get(tag)
     if handler is not None:
         return handler(element, builder)
-    if element.get("role") or element.get("onclick") is not None or element.get("contenteditable") is not None:
+    if (
+        element.get("role")
+        or element.get("onclick") is not None
+        or element.get("contenteditable") is not None
+    ):
         return _widget(element, builder)
     return None
 
@@ -229,7 +266,9 @@ def _rule(element: HtmlElement) -> ControlRule:
     if element.tag == "input":
         return INPUT_RULES.get(_input_type(element), TEXT_RULE)
     if element.tag == "button":
-        return BUTTON_RULES.get(element.get("type", "submit").strip().lower(), BUTTON_RULES["submit"])
+        return BUTTON_RULES.get(
+            element.get("type", "submit").strip().lower(), BUTTON_RULES["submit"]
+        )
     return ELEMENT_RULES[element.tag]
 
 
@@ -243,7 +282,9 @@ def _control(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if form is not None and rule.part != BUTTON:
         mention = page.mentions.get(element)
         if mention is None:  # not submitted: disabled, or past the field limit
-            mention = _mention(form.action_id, rule, _label(element, page), _field_name(element), "disabled")
+            mention = _mention(
+                form.action_id, rule, _label(element, page), _field_name(element), "disabled"
+            )
         return Emitted(inline=mention)
     context = f'form {form.action_id} "{form.label}"' if form is not None else ""
     if rule.part == FIELD and rule.control == "radio":
@@ -291,7 +332,9 @@ def _loose_radio(radio: HtmlElement, builder: PageBuilder, page: _Page) -> str:
     return page.mentions.get(radio) or f'[{page.loose_groups[key]} radio "{_label(radio, page)}"]'
 
 
-def _choice_mention(action_id: str, rule: ControlRule, fld: Field, element: HtmlElement, label: str) -> str:
+def _choice_mention(
+    action_id: str, rule: ControlRule, fld: Field, element: HtmlElement, label: str
+) -> str:
     if rule.control == "checkbox":
         return _mention(action_id, rule, label, f"{fld.name}={_checkbox_value(element)}")
     return _mention(action_id, rule, label, fld.name)
@@ -337,7 +380,9 @@ def _register_form(form: HtmlElement, builder: PageBuilder, page: _Page) -> _For
     submit = submits[0] if submits else None
     label = _form_label(form, submit, fields, page)
     method, url = _form_target(form, submit, builder)
-    context = f"{method} {url}" + (" (new tab)" if form.get("target", "").strip() == "_blank" else "")
+    context = f"{method} {url}" + (
+        " (new tab)" if form.get("target", "").strip() == "_blank" else ""
+    )
     action_id = builder.add_action(
         "submit",
         "form",
@@ -410,12 +455,18 @@ def _form_fields(
         else:
             single = _field(control, rule, page, position + 1)
             fields.append(single)
-            name = f"{single.name}={_checkbox_value(control)}" if rule.control == "checkbox" else single.name
+            name = (
+                f"{single.name}={_checkbox_value(control)}"
+                if rule.control == "checkbox"
+                else single.name
+            )
             members[control] = (rule, single.label, name)
     return fields, members
 
 
-def _form_label(form: HtmlElement, submit: HtmlElement | None, fields: list[Field], page: _Page) -> str:
+def _form_label(
+    form: HtmlElement, submit: HtmlElement | None, fields: list[Field], page: _Page
+) -> str:
     candidates: list[Callable[[], str]] = [
         lambda: _aria_name(form, page),
         lambda: _label(submit, page) if submit is not None else "",
@@ -438,9 +489,13 @@ def _legend(container: HtmlElement) -> str:
     return plain_text(legend) if legend is not None else ""
 
 
-def _form_target(form: HtmlElement, submit: HtmlElement | None, builder: PageBuilder) -> tuple[str, str]:
+def _form_target(
+    form: HtmlElement, submit: HtmlElement | None, builder: PageBuilder
+) -> tuple[str, str]:
     """(METHOD, absolute URL); the submit button's formaction/formmethod win, as in browsers."""
-    method = (submit.get("formmethod") if submit is not None else None) or form.get("method") or "get"
+    method = (
+        (submit.get("formmethod") if submit is not None else None) or form.get("method") or "get"
+    )
     method = method.strip().upper()
     if method not in ("GET", "POST", "DIALOG"):
         method = "GET"
@@ -462,11 +517,16 @@ def _short_url(url: str, page_url: str) -> str:
 def _field_name(control: HtmlElement, position: int = 0) -> str:
     """The name the page submits it under; unnamed script-driven fields fall back to their id,
     then to `value` (a control of its own) or `field3` (the third input of a form)."""
-    return squash(control.get("name") or control.get("id") or "") or (f"field{position}" if position else "value")
+    return squash(control.get("name") or control.get("id") or "") or (
+        f"field{position}" if position else "value"
+    )
 
 
 def _required(control: HtmlElement) -> bool:
-    return control.get("required") is not None or control.get("aria-required", "").strip().lower() == "true"
+    return (
+        control.get("required") is not None
+        or control.get("aria-required", "").strip().lower() == "true"
+    )
 
 
 def _field(control: HtmlElement, rule: ControlRule, page: _Page, position: int = 0) -> Field:
@@ -476,7 +536,9 @@ def _field(control: HtmlElement, rule: ControlRule, page: _Page, position: int =
         kind = "select-multiple" if control.get("multiple") is not None else "select"
         return Field(name, kind, label, _required(control), choices=_options(control))
     if rule.control == "checkbox":
-        choice = Choice(_checkbox_value(control), label, selected=control.get("checked") is not None)
+        choice = Choice(
+            _checkbox_value(control), label, selected=control.get("checked") is not None
+        )
         return Field(name, "checkbox", label, _required(control), choices=(choice,))
     if control.tag == "textarea":
         value = _clip(squash(control.text_content()), MAX_VALUE_CHARS)
@@ -593,7 +655,12 @@ def _text_without(label: HtmlElement, control: HtmlElement) -> str:
     parts: list[str] = []
 
     def visit(node: HtmlElement) -> None:
-        if node is control or not isinstance(node.tag, str) or node.tag in LABEL_SKIP or is_hidden(node):
+        if (
+            node is control
+            or not isinstance(node.tag, str)
+            or node.tag in LABEL_SKIP
+            or is_hidden(node)
+        ):
             return
         parts.append(node.text or "")
         for child in node:
@@ -612,7 +679,9 @@ def _own_text(element: HtmlElement) -> str:
     if element.tag == "input":
         kind = _input_type(element)
         if kind in ("submit", "reset", "button", "image"):
-            return squash(element.get("value", "") or element.get("alt", "")) or DEFAULT_BUTTON_TEXT.get(kind, "")
+            return squash(
+                element.get("value", "") or element.get("alt", "")
+            ) or DEFAULT_BUTTON_TEXT.get(kind, "")
         return ""
     if element.tag in ("select", "textarea"):
         return ""
@@ -711,7 +780,10 @@ def _widget(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     page = _page(builder, element)
     rule = ROLE_RULES.get(_role(element))
     if rule is not None:
-        if rule.control == "combobox" and next(element.iterdescendants(*NATIVE_CONTROLS), None) is not None:
+        if (
+            rule.control == "combobox"
+            and next(element.iterdescendants(*NATIVE_CONTROLS), None) is not None
+        ):
             return None  # the input inside is the control
         return _register_widget(element, builder, page, rule)
     editable = element.get("contenteditable")
@@ -723,7 +795,12 @@ def _widget(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
 
 
 def _register_widget(
-    element: HtmlElement, builder: PageBuilder, page: _Page, rule: ControlRule, *, container: bool = False
+    element: HtmlElement,
+    builder: PageBuilder,
+    page: _Page,
+    rule: ControlRule,
+    *,
+    container: bool = False,
 ) -> Emitted:
     role = _role(element)
     label = _editor_label(element, page) if rule is EDITOR_RULE else _label(element, page)
@@ -733,7 +810,11 @@ def _register_widget(
         fields = (Field("value", "listbox", choices=_aria_options(element)),)
     elif role in VALUE_ROLES:
         value = element.get("aria-valuenow") or plain_text(element)
-        fields = (Field("value", rule.control, "", _required(element), value=_clip(value, MAX_VALUE_CHARS)),)
+        fields = (
+            Field(
+                "value", rule.control, "", _required(element), value=_clip(value, MAX_VALUE_CHARS)
+            ),
+        )
     elif rule is EDITOR_RULE:
         fields = (Field("text", "text"),)
     action_id = builder.add_action(
@@ -744,22 +825,30 @@ def _register_widget(
         fields=fields,
         locator=builder.locator(element),
     )
-    descend = container or (role != "listbox" and next(element.iterdescendants(*CONTAINER_CONTENT), None) is not None)
+    descend = container or (
+        role != "listbox" and next(element.iterdescendants(*CONTAINER_CONTENT), None) is not None
+    )
     return Emitted(inline=f'[{action_id} {rule.control} "{label}"]', block=descend, descend=descend)
 
 
 def _editor_label(element: HtmlElement, page: _Page) -> str:
     """An editor's name never comes from its own text: that is the content being edited."""
-    hint = element.get("placeholder") or element.get("data-placeholder") or element.get("title") or ""
+    hint = (
+        element.get("placeholder") or element.get("data-placeholder") or element.get("title") or ""
+    )
     return _clip(_aria_name(element, page) or squash(hint))
 
 
 def _aria_options(listbox: HtmlElement) -> tuple[Choice, ...]:
-    options = (e for e in listbox.iterdescendants() if isinstance(e.tag, str) and _role(e) == "option")
+    options = (
+        e for e in listbox.iterdescendants() if isinstance(e.tag, str) and _role(e) == "option"
+    )
     choices = []
     for option in options:
         text = plain_text(option)
-        choices.append(Choice(option.get("data-value") or text, text, option.get("aria-selected") == "true"))
+        choices.append(
+            Choice(option.get("data-value") or text, text, option.get("aria-selected") == "true")
+        )
         if len(choices) >= MAX_CHOICES:
             break
     return tuple(choices)

@@ -7,7 +7,7 @@ Keys name their source, so `grep price facts.kv` tells JSON-LD from OpenGraph:
     lang = en                                    <html lang>
     canonical = https://shop.test/p/red-shirt    <link rel=canonical>
     meta.description = A red shirt.              <meta name=…>
-    og.title = Red Shirt                         OpenGraph (<meta property="og:…">, article:…, product:…)
+    og.title = Red Shirt                         OpenGraph (og:…, article:…, product:… <meta>)
     twitter.card = summary                       <meta name="twitter:…">
     jsonld.Product.offers.price = 19.99          <script type="application/ld+json">
     microdata.Product.name = Red Shirt           itemscope/itemprop
@@ -17,7 +17,8 @@ Nested objects join their keys with dots; a list of objects numbers them (`offer
 a list of plain values repeats the key. When a type occurs more than once on the page, each
 occurrence is numbered (`jsonld.Product[1].name`). Groups come in the order above, each in
 document order. A syntax absent from the page costs nothing: its attribute is looked for in
-the raw page before any tree search or extractor runs. A malformed JSON-LD block is noted, never raised.
+the raw page before any tree search or extractor runs. A malformed JSON-LD block is noted,
+never raised.
 """
 
 from __future__ import annotations
@@ -51,10 +52,24 @@ OPEN_GRAPH_PREFIXES = {
 }
 # <meta name> values that say how to render or verify the page, not what it is about.
 META_NAMES_SKIPPED = (
-    "viewport", "theme-color", "color-scheme", "format-detection", "referrer", "robots",
-    "googlebot", "msapplication-", "apple-", "mobile-web-app", "handheldfriendly",
-    "mobileoptimized", "csrf-", "google-site-verification", "facebook-domain-verification",
-    "p:domain_verify", "fb:", "al:",
+    "viewport",
+    "theme-color",
+    "color-scheme",
+    "format-detection",
+    "referrer",
+    "robots",
+    "googlebot",
+    "msapplication-",
+    "apple-",
+    "mobile-web-app",
+    "handheldfriendly",
+    "mobileoptimized",
+    "csrf-",
+    "google-site-verification",
+    "facebook-domain-verification",
+    "p:domain_verify",
+    "fb:",
+    "al:",
 )
 JSONLD_TYPES = frozenset({"application/ld+json"})
 # Keys that name or link a node rather than describe it.
@@ -74,7 +89,9 @@ def extract_facts(root: HtmlElement, data: bytes | str, builder: PageBuilder) ->
     """Add the page's facts to the builder, in the order the module docstring shows."""
     facts = _Facts(builder)
     facts.add("title", _title(root))
-    facts.add("lang", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or "")
+    facts.add(
+        "lang", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or ""
+    )
     facts.add("canonical", _canonical(root, builder))
     meta, open_graph = _meta_facts(root)
     facts.extend(meta)
@@ -147,7 +164,7 @@ def _meta_facts(root: HtmlElement) -> tuple[list[tuple[str, str]], list[tuple[st
             continue
         prefix = next((p for p in OPEN_GRAPH_PREFIXES if name.startswith(p)), None)
         if prefix is not None:
-            rest = name[len(prefix):].replace(":", ".")
+            rest = name[len(prefix) :].replace(":", ".")
             open_graph.append((OPEN_GRAPH_PREFIXES[prefix] + rest, content))
         elif element.get("name") and not name.startswith(META_NAMES_SKIPPED):
             meta.append((f"meta.{name}", content))

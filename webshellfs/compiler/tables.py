@@ -4,8 +4,8 @@ the page.
 A data table is numbered at its start tag (T01, T02… in document order, so an outer table comes
 before the tables nested in its cells) and leaves `[T01 5×4 → tables/T01.cells]` in the text.
 rowspan/colspan are expanded, and every grid position of a body row becomes one `Cell` that
-carries its row label and column label (a row that is one cell across the table is one `Cell`), so `grep Medium tables/T01.cells` returns the value with
-its context. Links, controls and nested tables inside a cell are registered through
+carries its row label and column label (a row that is one cell across the table is one `Cell`),
+so `grep Medium tables/T01.cells` returns the value with its context. Links, controls and nested tables inside a cell are registered through
 `builder.text_of` and listed in the cell's refs.
 
 How labels are found:
@@ -49,10 +49,30 @@ LAYOUT_ROLES = frozenset({"presentation", "none"})
 DATA_ROLES = frozenset({"table", "grid", "treegrid"})
 # Page structure that data cells rarely hold and layout cells usually do.
 LAYOUT_CONTENT = (
-    "table", "div", "p", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "form",
-    "section", "article", "nav", "aside", "header", "footer", "blockquote", "iframe",
+    "table",
+    "div",
+    "p",
+    "ul",
+    "ol",
+    "dl",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "form",
+    "section",
+    "article",
+    "nav",
+    "aside",
+    "header",
+    "footer",
+    "blockquote",
+    "iframe",
 )
-# Children of <table> whose <tr> children are rows (browsers also accept rows inside a stray <form>).
+# Children of <table> whose <tr> children are rows (True: header rows). Browsers also accept
+# rows inside a stray <form>.
 ROW_GROUPS = {"thead": True, "tbody": False, "tfoot": False, "form": False}
 CELL_TAGS = frozenset({"td", "th"})
 BOLD_TAGS = frozenset({"b", "strong"})
@@ -85,7 +105,8 @@ class _Row:
 
 
 def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
-    """The constructor for <table>: register a data table, or hand a layout table back to the walker."""
+    """The constructor for <table>: register a data table, or hand a layout table back to the
+    walker to walk as text."""
     caption, rows, total_rows = _source_rows(element)
     _place(rows)
     width = max((max(r.line) + 1 for r in rows if r.line), default=0)
@@ -121,7 +142,8 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
 
 
 def _source_rows(table: HtmlElement) -> tuple[HtmlElement | None, list[_Row], int]:
-    """The caption, the visible rows in source order (cut at MAX_CELLS), and how many rows there were."""
+    """The caption, the visible rows in source order (cut at MAX_CELLS), and how many rows
+    there were."""
     caption: HtmlElement | None = None
     rows: list[_Row] = []
     total = 0
@@ -148,7 +170,9 @@ def _row_elements(table: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
         if tag == "tr":
             yield child, False
         elif tag in ROW_GROUPS:
-            yield from ((tr, ROW_GROUPS[tag]) for tr in child if tr.tag == "tr" and not is_hidden(tr))
+            yield from (
+                (tr, ROW_GROUPS[tag]) for tr in child if tr.tag == "tr" and not is_hidden(tr)
+            )
 
 
 def _span(value: str | None, limit: int) -> int:
@@ -162,7 +186,9 @@ def _span(value: str | None, limit: int) -> int:
 def _slot(cell: HtmlElement, in_head: bool) -> _Slot:
     scope = cell.get("scope", "").strip().lower()
     header = cell.tag == "th" or scope in ROW_SCOPES or scope in COLUMN_SCOPES
-    row_header = not in_head and (scope in ROW_SCOPES or (cell.tag == "th" and scope not in COLUMN_SCOPES))
+    row_header = not in_head and (
+        scope in ROW_SCOPES or (cell.tag == "th" and scope not in COLUMN_SCOPES)
+    )
     return _Slot(
         cell,
         header,
@@ -196,7 +222,9 @@ def _place(rows: list[_Row]) -> None:
         row.line = line
 
 
-def _is_layout(table: HtmlElement, caption: HtmlElement | None, rows: list[_Row], width: int) -> bool:
+def _is_layout(
+    table: HtmlElement, caption: HtmlElement | None, rows: list[_Row], width: int
+) -> bool:
     role = table.get("role", "").strip().lower()
     if role in LAYOUT_ROLES:
         return True
@@ -207,7 +235,10 @@ def _is_layout(table: HtmlElement, caption: HtmlElement | None, rows: list[_Row]
     if _has_header_markup(table, caption, rows):
         return False
     return any(
-        True for row in rows for slot in row.slots for _ in slot.element.iterdescendants(*LAYOUT_CONTENT)
+        True
+        for row in rows
+        for slot in row.slots
+        for _ in slot.element.iterdescendants(*LAYOUT_CONTENT)
     )
 
 
@@ -246,16 +277,26 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
     """Render every cell once, in source order, so the objects inside keep document order."""
     for row in rows:
         for slot in row.slots:
-            before = (len(builder.actions), len(builder.links), len(builder.tables), len(builder.images))
+            before = (
+                len(builder.actions),
+                len(builder.links),
+                len(builder.tables),
+                len(builder.images),
+            )
             slot.text = builder.text_of(slot.element)
             slot.label = slot.text
-            if before == (len(builder.actions), len(builder.links), len(builder.tables), len(builder.images)):
+            if before == (
+                len(builder.actions),
+                len(builder.links),
+                len(builder.tables),
+                len(builder.images),
+            ):
                 continue
             registered = (
-                [a.id for a in builder.actions[before[0]:]]
-                + [link.id for link in builder.links[before[1]:]]
-                + [t.id for t in builder.tables[before[2]:]]
-                + [i.id for i in builder.images[before[3]:]]
+                [a.id for a in builder.actions[before[0] :]]
+                + [link.id for link in builder.links[before[1] :]]
+                + [t.id for t in builder.tables[before[2] :]]
+                + [i.id for i in builder.images[before[3] :]]
             )
             slot.refs = _in_text_order(registered, slot.text)
             # A label is plain text: the refs of a sortable header stay out of every cell line.
@@ -361,7 +402,10 @@ def _join(parts: list[str]) -> str:
 
 
 def _column_labels(rows: list[_Row], head: set[int], width: int) -> list[str]:
-    return [_join([rows[r].line[c].label for r in sorted(head) if c in rows[r].line]) for c in range(width)]
+    return [
+        _join([rows[r].line[c].label for r in sorted(head) if c in rows[r].line])
+        for c in range(width)
+    ]
 
 
 def _headers_by_id(rows: list[_Row], head: set[int]) -> dict[str, tuple[_Slot, bool]]:
