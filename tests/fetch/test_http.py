@@ -16,7 +16,7 @@ import trio
 from tests.site import SITE_ROOT, FixtureSite
 from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
-from webshellfs.fetch import Capture
+from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError
 from webshellfs.fetch.http import MAX_REDIRECTS, USER_AGENT, HttpFetcher, VettedBackend
 
 
@@ -38,11 +38,17 @@ def fetch(url: str, **overrides: object) -> Capture:
 
 
 class _Echo(BaseHTTPRequestHandler):
-    """/ua echoes the User-Agent; /stream sends 64 KiB chunks with no Content-Length; /loop
-    redirects to itself."""
+    """/ua echoes the User-Agent; /stream sends 64 KiB chunks with no Content-Length; /refuse
+    answers 503 with a 1 MiB body; /loop redirects to itself."""
 
     def do_GET(self) -> None:
-        if self.path == "/ua":
+        if self.path == "/refuse":
+            self.send_response(503)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            for _ in range(16):
+                self.wfile.write(b"y" * 65536)
+        elif self.path == "/ua":
             body = self.headers.get("User-Agent", "").encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
@@ -92,10 +98,23 @@ def test_follows_redirects_to_the_final_url(site: FixtureSite) -> None:
     assert capture.body == (SITE_ROOT / "article.html").read_bytes()
 
 
-def test_an_error_status_is_a_failure_naming_it(site: FixtureSite) -> None:
-    with pytest.raises(FetchError) as failed:
+def test_an_error_status_is_a_failure_naming_it_that_keeps_the_response(site: FixtureSite) -> None:
+    with pytest.raises(HttpStatusError) as failed:
         fetch(site.url("/missing"))
     assert str(failed.value) == f"HTTP 404 Not Found for {site.url('/missing')}"
+    assert failed.value.status == 404
+    capture = failed.value.capture
+    assert (capture.url, capture.status, capture.content_type) == (
+        site.url("/missing"), 404, "text/html; charset=utf-8"
+    )
+    assert b"<title>" in capture.body
+
+
+def test_an_error_response_keeps_only_the_start_of_its_body(echo: str) -> None:
+    with pytest.raises(HttpStatusError) as failed:
+        fetch(echo + "/refuse")
+    assert str(failed.value) == f"HTTP 503 Service Unavailable for {echo}/refuse"
+    assert failed.value.capture.body == b"y" * ERROR_BODY_BYTES
 
 
 def test_names_itself(echo: str) -> None:

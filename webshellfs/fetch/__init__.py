@@ -10,7 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["Capture", "Fetcher"]
+from webshellfs.errors import FetchError
+
+__all__ = ["ERROR_BODY_BYTES", "Capture", "Fetcher", "HttpStatusError"]
+
+# How much of an error response's body a HttpStatusError keeps: enough to recognise a bot wall.
+ERROR_BODY_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -34,9 +39,23 @@ class Capture:
     headers: tuple[tuple[str, str], ...] = ()
 
 
+class HttpStatusError(FetchError):
+    """The server answered with an error status (4xx/5xx). The response is kept, its body cut
+    to ERROR_BODY_BYTES, so a caller can tell a CAPTCHA/bot wall from a plain refusal."""
+
+    def __init__(self, message: str, capture: Capture) -> None:
+        super().__init__(message)
+        self.capture = capture
+
+    @property
+    def status(self) -> int:
+        return self.capture.status
+
+
 class Fetcher(Protocol):
     async def fetch(self, url: str) -> Capture:
-        """The document at url. Raises FetchError, FetchTimeout or AccessDenied."""
+        """The document at url. Raises FetchError (HttpStatusError for an error status),
+        FetchTimeout or AccessDenied."""
         ...
 
     async def aclose(self) -> None: ...

@@ -5,7 +5,8 @@ Redirects are followed here, one hop at a time, so the address policy is checked
 The connection itself is opened by `VettedBackend`, which resolves the host once, refuses
 private addresses and connects to the address it checked, so DNS cannot answer differently
 between the check and the connect (DNS rebinding). The body is streamed and cut off at
-settings.max_page_bytes; an HTTP error status is a failure that names the status, never a page.
+settings.max_page_bytes; an HTTP error status is a failure that names the status, never a page
+(HttpStatusError, which keeps the start of the body so a bot wall can be recognised).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import trio
 from webshellfs import __version__
 from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
-from webshellfs.fetch import Capture
+from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError
 from webshellfs.fetch.policy import check_url, public_addresses
 
 __all__ = ["MAX_REDIRECTS", "USER_AGENT", "HttpFetcher", "VettedBackend"]
@@ -134,16 +135,9 @@ class HttpFetcher:
                     continue
                 if response.status_code >= 400:
                     status = " ".join(filter(None, (str(response.status_code), response.reason_phrase)))
-                    raise FetchError(f"HTTP {status} for {response.url}")
-                body = await self._read_capped(response)
-                return Capture(
-                    requested_url=requested,
-                    url=str(response.url),
-                    status=response.status_code,
-                    content_type=response.headers.get("content-type", ""),
-                    body=body,
-                    headers=tuple(response.headers.items()),
-                )
+                    capture = _capture(requested, response, await _read_start(response))
+                    raise HttpStatusError(f"HTTP {status} for {response.url}", capture)
+                return _capture(requested, response, await self._read_capped(response))
             finally:
                 with trio.CancelScope(shield=True):  # a cancelled fetch still returns its connection
                     await response.aclose()
@@ -165,3 +159,26 @@ class HttpFetcher:
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+def _capture(requested: str, response: httpx.Response, body: bytes) -> Capture:
+    return Capture(
+        requested_url=requested,
+        url=str(response.url),
+        status=response.status_code,
+        content_type=response.headers.get("content-type", ""),
+        body=body,
+        headers=tuple(response.headers.items()),
+    )
+
+
+async def _read_start(response: httpx.Response) -> bytes:
+    """The first ERROR_BODY_BYTES of an error response; the rest is not read."""
+    chunks: list[bytes] = []
+    total = 0
+    async for chunk in response.aiter_bytes():
+        chunks.append(chunk)
+        total += len(chunk)
+        if total >= ERROR_BODY_BYTES:
+            break
+    return b"".join(chunks)[:ERROR_BODY_BYTES]
