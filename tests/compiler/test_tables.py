@@ -232,3 +232,11 @@ def test_headers_attribute_names_a_cells_labels() -> None:
         ("Revenue", "Q2", "10"),
         ("Revenue", "Q1", "12"),
     ]
+
+
+def test_headerless_grid_of_labels_and_inputs_is_a_forms_layout() -> None:
+    emitted, _ = table_of(
+        "<table><tr><td>User name</td><td><input name=u></td></tr>"
+        "<tr><td>Password</td><td><input type=password name=p></td></tr></table>"
+    )
+    assert emitted == Emitted(descend=True)

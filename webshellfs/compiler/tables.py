@@ -47,9 +47,13 @@ MAX_LABEL_CHARS = 100
 
 LAYOUT_ROLES = frozenset({"presentation", "none"})
 DATA_ROLES = frozenset({"table", "grid", "treegrid"})
-# Page structure that data cells rarely hold and layout cells usually do.
+# Page structure that data cells rarely hold and layout cells usually do. Form controls count
+# too: a headerless grid of labels and inputs is a form's layout.
 LAYOUT_CONTENT = (
     "table",
+    "input",
+    "select",
+    "textarea",
     "div",
     "p",
     "ul",
