@@ -293,19 +293,19 @@ def _control(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     fields: tuple[Field, ...] = ()
     if rule.part == FIELD:  # the action's label already names its one field
         fields = (replace(_field(element, rule, page), label=""),)
-    states = _states(element)
+    if rule.part == SUBMIT:  # a submit button with no form to submit is a plain button
+        rule = BUTTON_RULES["button"]
     action_id = builder.add_action(
-        rule.kind if rule.part != SUBMIT else "click",
-        rule.control if rule.part != SUBMIT else "button",
+        rule.kind,
+        rule.control,
         label,
-        context="; ".join(p for p in (context, states) if p),
+        context="; ".join(p for p in (context, _states(element)) if p),
         fields=fields,
         locator=builder.locator(element),
     )
     if fields:
         return Emitted(inline=_choice_mention(action_id, rule, fields[0], element, label))
-    control = rule.control if rule.part != SUBMIT else "button"
-    return Emitted(inline=f'[{action_id} {control} "{label}"]')
+    return Emitted(inline=_mention(action_id, rule, label))
 
 
 def _loose_radio(radio: HtmlElement, builder: PageBuilder, page: _Page) -> str:
@@ -341,6 +341,7 @@ def _choice_mention(
 
 
 def _mention(action_id: str, rule: ControlRule, label: str, name: str = "", note: str = "") -> str:
+    """`[A0003 button "Go"]`, `[A0004 q: text "Search"]`, `[A0004 size=m: radio "M" disabled]`."""
     head = f"{action_id} {name}: " if name else f"{action_id} "
     tail = f" {note}" if note else ""
     return f'[{head}{rule.control} "{label}"{tail}]'
