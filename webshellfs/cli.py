@@ -31,6 +31,8 @@ def _mount_parser() -> argparse.ArgumentParser:
                         help=f"Chromium binary for --browser local (default {DEFAULT_CHROMIUM})")
     parser.add_argument("--allow-private", action="store_true",
                         help="allow fetching loopback and private-network addresses")
+    parser.add_argument("--ignore-robots", action="store_true",
+                        help="retrieve: fetch results even where robots.txt disallows it")
     parser.add_argument("--foreground", action="store_true", help="do not detach")
     parser.add_argument("--debug", action="store_true", help="log at debug level")
     parser.add_argument("--deadline", type=float, default=120.0, metavar="SECONDS",
@@ -80,6 +82,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         browser=args.browser,
         chromium=args.chromium,
         allow_private=args.allow_private,
+        ignore_robots=args.ignore_robots,
         foreground=args.foreground,
         debug=args.debug,
         command_deadline=args.deadline,

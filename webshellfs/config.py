@@ -28,6 +28,8 @@ class Settings:
         command_deadline: seconds a `.ctl` command may run before it fails with ETIMEDOUT.
         fetch_timeout: seconds one page fetch may take.
         max_page_bytes: responses larger than this are refused.
+        ignore_robots: retrieve fetches results even where robots.txt disallows it.
+        fetches_per_host: how many results of one retrieve are fetched at once from one host.
     """
 
     mountpoint: Path
@@ -41,3 +43,5 @@ class Settings:
     command_deadline: float = 120.0
     fetch_timeout: float = 30.0
     max_page_bytes: int = 50 * 1024 * 1024
+    ignore_robots: bool = False
+    fetches_per_host: int = 2

@@ -137,6 +137,7 @@ def test_with_the_plain_http_fetcher(site: SearchSite) -> None:
         "pages/normal.html",
         "pages/missing.html",
         "pages/slow.html",
+        "pages/wall.html",
         "pages/open-wall.html",
         "private/secret.html",
         "pages/archive.zip",
@@ -161,6 +162,7 @@ def test_with_the_plain_http_fetcher(site: SearchSite) -> None:
         ["pages/normal.html", "fetched"],
         ["pages/missing.html", "http status"],
         ["pages/slow.html", "timeout"],
+        ["pages/wall.html", "captcha/bot wall"],
         ["pages/open-wall.html", "captcha/bot wall"],
         ["private/secret.html", "robots disallow"],
         ["pages/archive.zip", "unsupported type"],
@@ -168,6 +170,7 @@ def test_with_the_plain_http_fetcher(site: SearchSite) -> None:
         [UNRESOLVABLE, "dns failure"],
     ]
     assert lines[1].endswith("\tHTTP 404")
+    assert lines[3].endswith("\tCAPTCHA/bot wall (HTTP 403, cf-challenge)")
 
 
 def test_staggered_fetches_overlap(site: SearchSite) -> None:

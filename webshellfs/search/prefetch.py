@@ -27,7 +27,7 @@ from webshellfs.search.outcomes import (
 from webshellfs.search.robots import RobotsRules
 
 DEFAULT_CONCURRENCY = 10  # retrieve -k 10 fetches all at once
-DEFAULT_PER_HOST = 2
+DEFAULT_PER_HOST = 2  # Settings.fetches_per_host, for a policy made without settings
 
 
 @dataclass(frozen=True)
@@ -48,14 +48,15 @@ class PrefetchPolicy:
 
     @classmethod
     def from_settings(
-        cls,
-        settings: Settings,
-        accepts: Callable[[str], bool],
-        *,
-        concurrency: int = DEFAULT_CONCURRENCY,
-        per_host: int = DEFAULT_PER_HOST,
+        cls, settings: Settings, accepts: Callable[[str], bool], *, concurrency: int = DEFAULT_CONCURRENCY
     ) -> PrefetchPolicy:
-        return cls(accepts, settings.fetch_timeout, settings.max_page_bytes, concurrency, per_host)
+        return cls(
+            accepts,
+            settings.fetch_timeout,
+            settings.max_page_bytes,
+            concurrency,
+            max(1, settings.fetches_per_host),
+        )
 
 
 def host_of(url: str) -> str:
