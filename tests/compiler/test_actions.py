@@ -244,3 +244,14 @@ def test_listbox_lists_its_options() -> None:
         "<li role=option data-value=new>Newest</li></ul>"
     )
     assert format_inputs(actions[0]) == "value(listbox: Price|new=Newest; current=Price)"
+
+
+def test_same_name_checkboxes_are_one_field_with_choices() -> None:
+    mentions, actions = offered(
+        "<form action='/pizza'><fieldset><legend>Toppings</legend>"
+        "<label><input type=checkbox name=top value=cheese checked> Cheese</label>"
+        "<label><input type=checkbox name=top value=ham> Ham</label></fieldset>"
+        "<button>Order</button></form>"
+    )
+    assert format_inputs(actions[0]) == 'top(checkbox "Toppings": cheese=Cheese|ham=Ham; current=cheese)'
+    assert mentions[1:3] == ['[A0001 top=cheese: checkbox "Cheese"]', '[A0001 top=ham: checkbox "Ham"]']

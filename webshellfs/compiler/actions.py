@@ -121,6 +121,8 @@ EDITOR_RULE = ControlRule("edit", "editor")
 DETAILS_RULE = ControlRule("toggle", "details")
 
 NATIVE_CONTROLS = ("input", "select", "textarea", "button")
+# Controls that share a name to offer one choice among several.
+GROUPED_CONTROLS = frozenset({"radio", "checkbox"})
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Descendants that make a clickable element a container the walker must still walk.
 CONTAINER_CONTENT = (
@@ -430,38 +432,34 @@ def _form_fields(
 ) -> tuple[list[Field], dict[HtmlElement, tuple[ControlRule, str, str]]]:
     """One Field per input, radios and same-name checkboxes grouped into one field with
     choices; and for each control, what its mention says (rule, label, `name` or `name=value`)."""
-    grouped: dict[tuple[str, str], list[HtmlElement]] = {}
-    order: list[tuple[str, HtmlElement]] = []
-    for position, control in enumerate(inputs):
-        rule = _rule(control)
-        name = control.get("name")
-        if rule.control in ("radio", "checkbox") and name:
-            key = (rule.control, name)
-            if key not in grouped:
-                grouped[key] = []
-                order.append(("group", control))
-            grouped[key].append(control)
+    groups: dict[tuple[str, str], list[HtmlElement]] = {}
+    order: list[HtmlElement | tuple[str, str]] = []  # a control, or its group's key, in order
+    for control in inputs:
+        kind, name = _rule(control).control, control.get("name")
+        if kind in GROUPED_CONTROLS and name:
+            if (kind, name) not in groups:
+                groups[(kind, name)] = []
+                order.append((kind, name))
+            groups[(kind, name)].append(control)
         else:
-            order.append((str(position), control))
+            order.append(control)
     fields: list[Field] = []
     members: dict[HtmlElement, tuple[ControlRule, str, str]] = {}
-    for position, (kind, control) in enumerate(order):
-        rule = _rule(control)
-        if kind == "group":
-            group = grouped[(rule.control, control.get("name"))]
-            group_field = _group_field(group, rule.control, page, control.get("name"))
+    for position, entry in enumerate(order, start=1):
+        if isinstance(entry, tuple):
+            group = groups[entry]
+            group_field = _group_field(group, entry[0], page, entry[1])
             fields.append(group_field)
             for member, choice in zip(group, group_field.choices):
-                members[member] = (rule, choice.label, f"{group_field.name}={choice.value}")
+                members[member] = (_rule(member), choice.label, f"{entry[1]}={choice.value}")
+            continue
+        rule = _rule(entry)
+        single = _field(entry, rule, page, position)
+        fields.append(single)
+        if rule.control == "checkbox":
+            members[entry] = (rule, single.label, f"{single.name}={_checkbox_value(entry)}")
         else:
-            single = _field(control, rule, page, position + 1)
-            fields.append(single)
-            name = (
-                f"{single.name}={_checkbox_value(control)}"
-                if rule.control == "checkbox"
-                else single.name
-            )
-            members[control] = (rule, single.label, name)
+            members[entry] = (rule, single.label, single.name)
     return fields, members
 
 
