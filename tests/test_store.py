@@ -171,6 +171,39 @@ def test_searches_are_numbered_and_kept(tmp_path: Path) -> None:
         assert store.search_text(3) is None
 
 
+def test_the_newest_page_for_a_url_matches_final_and_asked_for_urls(tmp_path: Path) -> None:
+    with Store(tmp_path / "cache.sqlite") as store:
+        add(store, url="http://x.org/a")
+        add(store, url="http://x.org/b", also_url="http://x.org/old-b")
+        add(store, url="http://x.org/a", parent="N0001")  # a state after an action: not the page
+        add(store, url="http://x.org/c", also_url="http://x.org/c")
+        found = {url: store.newest_page_for(url) for url in
+                 ("http://x.org/a", "http://x.org/b", "http://x.org/old-b", "http://x.org/c", "http://x.org/d")}
+        assert {url: r.page_id if r else None for url, r in found.items()} == {
+            "http://x.org/a": "N0001", "http://x.org/b": "N0002", "http://x.org/old-b": "N0002",
+            "http://x.org/c": "N0004", "http://x.org/d": None,
+        }
+        add(store, url="http://x.org/b")
+        newest = store.newest_page_for("http://x.org/b")
+        assert newest is not None and newest.page_id == "N0005"
+
+
+def test_a_version_1_cache_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        add(store, url="http://x.org/a")
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE page_urls")
+        db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    with Store(path) as store:
+        add(store, url="http://x.org/b", also_url="http://x.org/old-b")
+        assert [store.newest_page_for(u).page_id for u in ("http://x.org/a", "http://x.org/old-b")] == [
+            "N0001", "N0002"
+        ]
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+
+
 def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
     with Store(path):

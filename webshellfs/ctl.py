@@ -40,8 +40,11 @@ _SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:(?!\d)")
 
 @dataclass(frozen=True)
 class Retrieve:
+    """`refresh`: fetch every result again, even those already stored."""
+
     query: str
     k: int = DEFAULT_RESULTS
+    refresh: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,14 +129,21 @@ def _assignments(args: list[str], allowed: tuple[str, ...] | None = None) -> tup
 
 
 def _parse_retrieve(args: list[str]) -> Retrieve:
-    k = DEFAULT_RESULTS
-    if args[:1] == ["-k"]:
-        if len(args) < 2 or not args[1].isdigit() or not 1 <= int(args[1]) <= MAX_RESULTS:
+    """Options come first, in any order; `--` ends them (for a query that starts with "-")."""
+    k, refresh = DEFAULT_RESULTS, False
+    while args and args[0] in ("-k", "--refresh", "--"):
+        option, args = args[0], args[1:]
+        if option == "--":
+            break
+        if option == "--refresh":
+            refresh = True
+            continue
+        if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= MAX_RESULTS:
             raise _Usage(f"-k takes a number from 1 to {MAX_RESULTS}")
-        k, args = int(args[1]), args[2:]
+        k, args = int(args[0]), args[1:]
     if not args:
         raise _Usage("needs a query")
-    return Retrieve(" ".join(args), k)
+    return Retrieve(" ".join(args), k, refresh)
 
 
 def _parse_open(args: list[str]) -> Open:
@@ -189,8 +199,9 @@ class Spec:
 
 COMMANDS: dict[str, Spec] = {
     "retrieve": Spec(
-        _parse_retrieve, "retrieve [-k N] <query…>",
-        f"web search, then fetch and compile the top N results (default {DEFAULT_RESULTS})",
+        _parse_retrieve, "retrieve [-k N] [--refresh] <query…>",
+        f"web search, then fetch and compile the top N results (default {DEFAULT_RESULTS}); "
+        "results already stored keep their page unless --refresh",
     ),
     "open": Spec(_parse_open, "open <url>", "fetch and compile one URL into a new page N…"),
     "execute": Spec(

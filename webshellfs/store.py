@@ -40,7 +40,19 @@ __all__ = [
     "format_search_id",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+# The other URLs a page answers for (the URL asked for, when a redirect ended elsewhere), so a
+# later retrieve of the same search result finds the page instead of fetching it again.
+_PAGE_URLS = """
+CREATE TABLE page_urls (
+    url TEXT NOT NULL,
+    page INTEGER NOT NULL REFERENCES pages(number),
+    PRIMARY KEY (url, page)
+) WITHOUT ROWID;
+"""
+# version → the script that brings a cache of that version to the next one.
+_MIGRATIONS = {1: _PAGE_URLS}
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -82,7 +94,7 @@ CREATE TABLE searches (
     text TEXT NOT NULL,
     created_ns INTEGER NOT NULL
 );
-"""
+""" + _PAGE_URLS
 
 
 def format_request_id(number: int) -> str:
@@ -213,8 +225,15 @@ class Store:
                 f"the cache {self.path} was written by a newer webshellfs (schema {version}; this "
                 f"one reads up to {SCHEMA_VERSION}); upgrade webshellfs or use another --cache"
             )
-        if version < SCHEMA_VERSION:
+        if version not in _MIGRATIONS and version != SCHEMA_VERSION:
             raise StoreError(f"the cache {self.path} has unknown schema version {version}")
+        while version < SCHEMA_VERSION:
+            db.executescript(
+                f"BEGIN IMMEDIATE;{_MIGRATIONS[version]}"
+                f"UPDATE meta SET value = '{version + 1}' WHERE key = 'schema_version';"
+                "COMMIT;"
+            )
+            version += 1
 
     def _release(self) -> None:
         for reader in list(self._readers):
@@ -251,9 +270,11 @@ class Store:
         parent: str = "",
         via: str = "",
         meta: Mapping[str, Any] | None = None,
+        also_url: str = "",
     ) -> PageRecord:
         """Store one page whole. `render(page_id)` returns its files; it is called inside the
-        transaction once the number is known, because the files name their own address."""
+        transaction once the number is known, because the files name their own address.
+        `also_url`: another URL the page answers for (the one asked for, before redirects)."""
         created_ns = time.time_ns()
         with self._write_lock:
             db = self._writer
@@ -277,6 +298,8 @@ class Store:
                     "INSERT INTO page_meta(page, json) VALUES (?, ?)",
                     (number, json.dumps(dict(meta or {}), ensure_ascii=False, sort_keys=True)),
                 )
+                if also_url and also_url != url:
+                    db.execute("INSERT INTO page_urls(url, page) VALUES (?, ?)", (also_url, number))
                 db.execute("COMMIT")
             except BaseException as error:
                 if db.in_transaction:  # SQLite may have rolled back already (disk full…)
@@ -379,6 +402,17 @@ class Store:
             (url,),
         )
         return [PageRecord(*row) for row in rows]
+
+    def newest_page_for(self, url: str) -> PageRecord | None:
+        """The newest page (not a state made by an action) stored for url, whether url is
+        where it ended up or what was asked for."""
+        rows = self._query(
+            "SELECT number, parent, via, status, title, url, created_ns FROM pages "
+            "WHERE parent = '' AND (url = ? OR number IN (SELECT page FROM page_urls WHERE url = ?)) "
+            "ORDER BY number DESC LIMIT 1",
+            (url, url),
+        )
+        return PageRecord(*rows[0]) if rows else None
 
     def page_files(self, page: PageId) -> list[PageFile]:
         rows = self._query(
