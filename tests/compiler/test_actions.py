@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import lxml.etree
 import lxml.html
 import pytest
 
@@ -253,5 +254,21 @@ def test_same_name_checkboxes_are_one_field_with_choices() -> None:
         "<label><input type=checkbox name=top value=ham> Ham</label></fieldset>"
         "<button>Order</button></form>"
     )
-    assert format_inputs(actions[0]) == 'top(checkbox "Toppings": cheese=Cheese|ham=Ham; current=cheese)'
-    assert mentions[1:3] == ['[A0001 top=cheese: checkbox "Cheese"]', '[A0001 top=ham: checkbox "Ham"]']
+    assert (
+        format_inputs(actions[0])
+        == 'top(checkbox "Toppings": cheese=Cheese|ham=Ham; current=cheese)'
+    )
+    assert mentions[1:3] == [
+        '[A0001 top=cheese: checkbox "Cheese"]',
+        '[A0001 top=ham: checkbox "Ham"]',
+    ]
+
+
+def test_deeply_nested_label_is_read_without_recursion() -> None:
+    root = lxml.html.document_fromstring("<label for=x></label><input id=x name=x>")
+    inner = root.find(".//label")
+    for _ in range(5000):  # deeper than any parser builds, and than Python's recursion limit
+        inner = lxml.etree.SubElement(inner, "span")
+    inner.text = "Deep"
+    emitted = match_action(root.find(".//input"), PageBuilder(SHOP))
+    assert emitted is not None and emitted.inline == '[A0001 x: text "Deep"]'

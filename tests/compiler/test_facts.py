@@ -128,3 +128,12 @@ def test_fact_count_is_capped_with_a_note() -> None:
     builder = extracted(f'<script type="application/ld+json">[{items}]</script>')
     assert len(builder.facts) == MAX_FACTS
     assert builder.notes == [f"facts.kv: kept the first {MAX_FACTS} facts, 10 more were cut"]
+
+
+def test_deep_nesting_stops_at_the_depth_limit() -> None:
+    nested = "[" * 900 + '{"@type": "T", "n": 1}' + "]" * 900
+    builder = extracted(f'<script type="application/ld+json">{nested}</script>')
+    assert builder.facts == []
+    typed = '<div property="p" typeof="B">' * 200 + "x" + "</div>" * 200
+    builder = extracted(f'<div vocab="https://schema.org/" typeof="A">{typed}</div>')
+    assert [(f.key, f.value) for f in builder.facts] == [("rdfa.A" + ".p" * 7, "x")]

@@ -650,23 +650,23 @@ def _label_element_text(control: HtmlElement, page: _Page) -> str:
 
 
 def _text_without(label: HtmlElement, control: HtmlElement) -> str:
-    """A label's text, leaving out the control inside it and any other control's options."""
+    """A label's text, leaving out the control inside it and any other control's options.
+    Iterative, like dom.plain_text, so no nesting depth reaches the recursion limit."""
     parts: list[str] = []
-
-    def visit(node: HtmlElement) -> None:
-        if (
-            node is control
-            or not isinstance(node.tag, str)
-            or node.tag in LABEL_SKIP
-            or is_hidden(node)
-        ):
-            return
+    stack: list[HtmlElement | str] = [label]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            parts.append(node)
+            continue
+        if node is not label and node.tail:
+            stack.append(node.tail)
+        if node is control or not isinstance(node.tag, str) or node.tag in LABEL_SKIP:
+            continue
+        if is_hidden(node):
+            continue
         parts.append(node.text or "")
-        for child in node:
-            visit(child)
-            parts.append(child.tail or "")
-
-    visit(label)
+        stack.extend(reversed(node))
     return squash(" ".join(parts))
 
 

@@ -38,6 +38,9 @@ from webshellfs.compiler.dom import squash
 
 MAX_FACTS = 5_000
 MAX_DEPTH = 12
+# Items inside items (RDFa typeof nodes) deeper than this are read as text: each level adds a
+# key part, so the value still lands within MAX_DEPTH.
+MAX_ITEM_NESTING = MAX_DEPTH // 2
 
 # <meta property|name> prefixes → key prefix. OpenGraph's object types keep their own name.
 OPEN_GRAPH_PREFIXES = {
@@ -195,13 +198,13 @@ def _flatten(key: str, value: Any, depth: int) -> Iterator[tuple[str, str]]:
                 yield from _flatten(f"{key}.{name}", inner, depth + 1)
     elif isinstance(value, list):
         if len(value) == 1:
-            yield from _flatten(key, value[0], depth)
+            yield from _flatten(key, value[0], depth + 1)
         elif any(isinstance(v, (dict, list)) for v in value):
             for index, inner in enumerate(value):
                 yield from _flatten(f"{key}[{index}]", inner, depth + 1)
         else:
             for inner in value:
-                yield from _flatten(key, inner, depth)
+                yield from _flatten(key, inner, depth + 1)
     elif isinstance(value, bool):
         yield key, "true" if value else "false"
     elif isinstance(value, (int, float)):
@@ -293,17 +296,18 @@ def _vocabulary_type(token: str) -> bool:
     return ":" not in token or "://" in token or token.startswith("schema:")
 
 
-def _rdfa_properties(scope: HtmlElement) -> dict[str, Any]:
+def _rdfa_properties(scope: HtmlElement, depth: int = 0) -> dict[str, Any]:
+    """An item's properties; items nested past MAX_ITEM_NESTING are read as their text."""
     properties: dict[str, list[Any]] = {}
     stack = list(reversed(scope))
     while stack:
         node = stack.pop()
         if not isinstance(node.tag, str):
             continue
-        nested = node.get("typeof") is not None
+        nested = node.get("typeof") is not None and depth < MAX_ITEM_NESTING
         names = (node.get("property") or "").split()
         if names:
-            value = _rdfa_properties(node) if nested else _rdfa_value(node)
+            value = _rdfa_properties(node, depth + 1) if nested else _rdfa_value(node)
             for name in names:
                 properties.setdefault(_type_name(name), []).append(value)
         if not nested:
