@@ -296,7 +296,7 @@ def sweep(paths: list[str]) -> None:
     records, sys.stdout = sys.stdout, sys.stderr
     for path in paths:
         data = Path(path).read_bytes()
-        record: dict[str, object] = {"case": Path(path).stem}
+        record: dict[str, object] = {"case": path}
         try:
             files = compile_files(data)
             again = compile_files(data)
@@ -326,22 +326,20 @@ def _run_sweep(cases: list[Path], hash_seed: str) -> subprocess.Popen[str]:
     )
 
 
-@pytest.fixture(scope="module")
-def html5lib_results() -> dict[str, list[dict[str, object]]]:
-    """Every html5lib case compiled in two child processes with different hash seeds (so set
-    or dict-order accidents show up as differences), in parallel, under a timeout."""
-    cases = sorted(HTML5LIB_CASES.glob("*.html"))
-    assert len(cases) >= 1700, f"html5lib corpus missing or short at {HTML5LIB_CASES}"
+def sweep_corpus(cases: list[Path], timeout: float) -> dict[str, list[dict[str, object]]]:
+    """Every case compiled twice in each of two child processes with different hash seeds (so
+    set or dict-order accidents show up as differences), in parallel, under a timeout.
+    Records are keyed by the case's path."""
     children = [_run_sweep(cases, seed) for seed in ("1", "2")]
     results: dict[str, list[dict[str, object]]] = {}
     try:
         for child in children:
-            out, _ = child.communicate(timeout=240)
+            out, _ = child.communicate(timeout=timeout)
             done = [json.loads(line) for line in out.splitlines()]
             for record in done:
                 results.setdefault(str(record["case"]), []).append(record)
             assert child.returncode == 0, (
-                f"sweep child died (exit {child.returncode}) on {cases[len(done)].name}")
+                f"sweep child died (exit {child.returncode}) on {cases[len(done)]}")
     finally:
         for child in children:
             child.kill()
@@ -349,26 +347,51 @@ def html5lib_results() -> dict[str, list[dict[str, object]]]:
     return results
 
 
+def sweep_findings(results: dict[str, list[dict[str, object]]]) -> dict[str, list[str]]:
+    """Cases that raised, that differ between runs or processes, or that named unsafe paths."""
+    return {
+        "raised": [f"{case}:\n{runs[0]['error']}" for case, runs in results.items()
+                   if "error" in runs[0]],
+        "unstable": [case for case, runs in results.items()
+                     if not all(run.get("stable_in_process", False) for run in runs)
+                     or len({run.get("digest") for run in runs}) != 1],
+        "unsafe paths": [f"{case}: {runs[0]['unsafe']}" for case, runs in results.items()
+                         if runs[0].get("unsafe")],
+    }
+
+
+@pytest.fixture(scope="module")
+def html5lib_results() -> dict[str, list[dict[str, object]]]:
+    cases = sorted(HTML5LIB_CASES.glob("*.html"))
+    assert len(cases) >= 1700, f"html5lib corpus missing or short at {HTML5LIB_CASES}"
+    return sweep_corpus(cases, timeout=240)
+
+
 def test_html5lib_cases_never_raise(html5lib_results: dict[str, list[dict[str, object]]]) -> None:
-    errors = {case: runs[0]["error"] for case, runs in html5lib_results.items() if "error" in runs[0]}
-    assert not errors, f"{len(errors)} cases raised; first: " + "\n".join(
-        f"{case}:\n{text}" for case, text in list(errors.items())[:3])
+    raised = sweep_findings(html5lib_results)["raised"]
+    assert raised == [], f"{len(raised)} cases raised; first: " + "\n".join(raised[:3])
 
 
 def test_html5lib_cases_are_byte_identical_across_runs_and_processes(
     html5lib_results: dict[str, list[dict[str, object]]],
 ) -> None:
-    unstable = [case for case, runs in html5lib_results.items()
-                if not all(run.get("stable_in_process", False) for run in runs)
-                or len({run.get("digest") for run in runs}) != 1]
-    assert unstable == []
+    assert sweep_findings(html5lib_results)["unstable"] == []
 
 
 def test_html5lib_cases_only_produce_safe_paths(
     html5lib_results: dict[str, list[dict[str, object]]],
 ) -> None:
-    unsafe = {case: runs[0]["unsafe"] for case, runs in html5lib_results.items() if runs[0].get("unsafe")}
-    assert unsafe == {}
+    assert sweep_findings(html5lib_results)["unsafe paths"] == []
+
+
+@pytest.mark.slow
+def test_real_pages_are_robust_and_byte_identical_across_processes() -> None:
+    """The readability corpus: real pages exercise facts, tables and forms, where dict and
+    set order could leak into the output."""
+    cases = sorted(READABILITY_PAGES.glob("*/source.html"))
+    assert len(cases) >= 100, f"readability corpus missing or short at {READABILITY_PAGES}"
+    findings = sweep_findings(sweep_corpus(cases, timeout=600))
+    assert findings == {"raised": [], "unstable": [], "unsafe paths": []}
 
 
 # Text is compared whitespace-free and with NUL/U+FFFD removed, because the HTML5 algorithm
@@ -411,7 +434,8 @@ def text_coverage(results: dict[str, list[dict[str, object]]]) -> Coverage:
             continue
         output = str(runs[0]["text"])
         output_loose = loose(output)
-        tree = (HTML5LIB_CASES / f"{case}.tree.txt").read_text(encoding="utf-8", errors="replace")
+        name = Path(case).stem
+        tree = (HTML5LIB_CASES / f"{name}.tree.txt").read_text(encoding="utf-8", errors="replace")
         for expected in expected_texts(tree):
             coverage.total[expected.category] += 1
             if expected.text in output:
@@ -419,7 +443,7 @@ def text_coverage(results: dict[str, list[dict[str, object]]]) -> Coverage:
             if loose(expected.text) in output_loose:
                 coverage.loose[expected.category] += 1
             elif expected.category.startswith("visible"):
-                coverage.misses.append(f"{case} [{expected.category}] {expected.text[:60]!r}")
+                coverage.misses.append(f"{name} [{expected.category}] {expected.text[:60]!r}")
     return coverage
 
 
