@@ -158,6 +158,22 @@ def test_crafted_page_cannot_write_outside_out(tmp_path: Path) -> None:
         assert all(len(part.encode()) <= 255 for part in relpath.split("/"))
 
 
+def test_recompiling_over_a_planted_symlink_does_not_touch_its_target(tmp_path: Path, page: Path) -> None:
+    """A compiled page whose content/ was swapped for a symlink: the rewrite removes the link,
+    never what it points at."""
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    assert run_cli(page, "--url", URL, "--out", out).returncode == 0
+    elsewhere.mkdir()
+    (elsewhere / "keep.md").write_text("keep\n")
+    for child in (out / "content").iterdir():
+        child.unlink()
+    (out / "content").rmdir()
+    (out / "content").symlink_to(elsewhere, target_is_directory=True)
+    assert run_cli(page, "--url", URL, "--out", out).returncode == 0
+    assert_page_dir(out, ARTICLE, URL)
+    assert read_tree(elsewhere) == ({"keep.md": b"keep\n"}, set())
+
+
 # --- manifests ------------------------------------------------------------------------------
 
 PAGES = {
