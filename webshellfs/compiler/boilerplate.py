@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import re
 
+import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.dom import squash
 from webshellfs.compiler.rules import (
+    ARTICLE_LEAD,
+    ARTICLE_MIN_SHARE,
+    BOILERPLATE_STEMS,
     BOILERPLATE_TOKENS,
     INSIDE_MAIN_MAX_SHARE,
     INSIDE_MAIN_REGIONS,
@@ -34,6 +38,7 @@ from webshellfs.compiler.rules import (
     SKIP_LINK_WORDS,
 )
 
+_ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")
 _WORD_BREAK = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -79,6 +84,18 @@ def text_weights(body: HtmlElement) -> dict[HtmlElement, int]:
     return held
 
 
+def named_region(element: HtmlElement) -> str | None:
+    """The region an element's class/id words name: a word of BOILERPLATE_TOKENS, or a word
+    starting with one of BOILERPLATE_STEMS (`relatedposts`, `sharebar`)."""
+    for word in class_words(element):
+        region = BOILERPLATE_TOKENS.get(word)
+        if region is None:
+            region = next((r for stem, r in BOILERPLATE_STEMS if word.startswith(stem)), None)
+        if region is not None:
+            return region
+    return None
+
+
 def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
     """The smallest element holding most of the page's text (`held`: text_weights): from
     <body>, step into the child that holds at least MAIN_TEXT_SHARE of the text, for as long as
@@ -97,8 +114,25 @@ def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> Html
             or child.tag in PARAGRAPH_TAGS
             or held.get(child, 0) < MAIN_TEXT_SHARE * held.get(container, 0)
         ):
-            return container
+            article = _the_article_in(container, held)
+            return container if article is None else article
         container = child
+
+
+def _the_article_in(container: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
+    """The main <article> (or role=article) inside the container, when the page marks one: the
+    largest, if it holds a fair share of the container's text and clearly more than any other
+    article (then the rest of the container is comments, related posts…)."""
+    articles = [e for e in container.iter("article") if e is not container]
+    articles += [e for e in _ARTICLE_ROLE(container) if e.tag != "article"]
+    if not articles:
+        return None
+    sizes = sorted(((held.get(a, 0), index) for index, a in enumerate(articles)), reverse=True)
+    largest, index = sizes[0]
+    runner_up = sizes[1][0] if len(sizes) > 1 else 0
+    if largest < ARTICLE_MIN_SHARE * held.get(container, 0) or largest < ARTICLE_LEAD * runner_up:
+        return None
+    return articles[index]
 
 
 def landmark_region(element: HtmlElement, page_level: bool) -> str | None:
@@ -126,7 +160,7 @@ def is_skip_link(element: HtmlElement) -> bool:
 def peripheral_region(element: HtmlElement) -> str | None:
     """For an element outside the main text: the region its class/id words or its link density
     put it in, or None. Never a block that holds an <h1> (the page title stays in content/)."""
-    region = next((BOILERPLATE_TOKENS[w] for w in class_words(element) if w in BOILERPLATE_TOKENS), None)
+    region = named_region(element)
     if region is None and element.tag in LINK_DENSE_TAGS and _is_link_dense(element):
         region = "nav"
     if region is not None and element.find(".//h1") is not None:
@@ -140,7 +174,7 @@ def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlE
     when it holds a small part of the main text."""
     if element.tag not in INSIDE_MAIN_TAGS:
         return None
-    region = next((BOILERPLATE_TOKENS[w] for w in class_words(element) if w in BOILERPLATE_TOKENS), None)
+    region = named_region(element)
     if region not in INSIDE_MAIN_REGIONS:
         return None
     if held.get(element, 0) > INSIDE_MAIN_MAX_SHARE * held.get(main, 0):

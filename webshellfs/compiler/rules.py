@@ -78,6 +78,15 @@ BOILERPLATE_TOKENS = {
     "modal": "popup", "popup": "popup", "overlay": "popup",
 }
 
+# Word beginnings that name the same regions when sites glue words together (`relatedposts`,
+# `sharebar`, `sidebarleft`); checked in this order.
+BOILERPLATE_STEMS = (
+    ("related", "related"), ("sharing", "share"), ("share", "share"), ("social", "share"),
+    ("cookie", "consent"), ("consent", "consent"), ("newsletter", "newsletter"),
+    ("sidebar", "aside"), ("breadcrumb", "nav"), ("navbar", "nav"), ("advert", "ads"),
+    ("footer", "footer"), ("masthead", "header"), ("comment", "comments"),
+)
+
 # Inside the main text only these kinds are moved out, and only blocks holding at most this
 # share of its text (a share bar, not a section someone named "related-work").
 INSIDE_MAIN_REGIONS = frozenset({"share", "consent", "ads", "related"})
@@ -98,8 +107,13 @@ PARAGRAPH_TAGS = frozenset({
     "figcaption", "caption", "address", "summary", "legend", "label", "a", "b", "i", "em",
     "strong", "code", "q", "small", "sup", "sub",
 })
-# Text that does not count toward the main text: links (menus are links) and raw text.
-UNWEIGHED_TAGS = frozenset({"a", "script", "style", "noscript", "template"})
+# When the main text container holds an <article> with at least this share of its text and
+# at least ARTICLE_LEAD times the text of any other article, that article is the main text.
+ARTICLE_MIN_SHARE = 0.3
+ARTICLE_LEAD = 2.0
+# Text that does not count toward the main text: links (menus are links), raw text, controls.
+UNWEIGHED_TAGS = frozenset({"a", "script", "style", "noscript", "template", "select", "option",
+                            "datalist", "textarea"})
 # Below this much text there is no evidence for a main container: no heuristics.
 MAIN_TEXT_MIN_CHARS = 200
 
