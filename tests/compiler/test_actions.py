@@ -9,7 +9,7 @@ import lxml.html
 import pytest
 
 from webshellfs.compiler import compile_page
-from webshellfs.compiler.actions import match_action
+from webshellfs.compiler.actions import MAX_CHOICES, match_action
 from webshellfs.compiler.builder import Emitted, PageBuilder
 from webshellfs.contract.layout import format_inputs, render_page
 from webshellfs.contract.records import Action
@@ -272,3 +272,12 @@ def test_deeply_nested_label_is_read_without_recursion() -> None:
     inner.text = "Deep"
     emitted = match_action(root.find(".//input"), PageBuilder(SHOP))
     assert emitted is not None and emitted.inline == '[A0001 x: text "Deep"]'
+
+
+def test_a_huge_select_keeps_its_first_options_with_a_note() -> None:
+    options = "".join(f"<option value={i}>Item {i}</option>" for i in range(MAX_CHOICES + 50))
+    root = lxml.html.document_fromstring(f"<select name=item>{options}</select>")
+    builder = PageBuilder(SHOP)
+    match_action(root.find(".//select"), builder)
+    assert len(builder.actions[0].fields[0].choices) == MAX_CHOICES
+    assert builder.notes == [f"a select (item): kept its first {MAX_CHOICES} options"]

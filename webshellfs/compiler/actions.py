@@ -175,6 +175,7 @@ class _Page:
     """Per-page indexes, built once on first need (never one document search per element)."""
 
     root: HtmlElement
+    note: Callable[[str], None]  # the builder's: says in _map.md what was cut
     forms: dict[HtmlElement, _Form | None] = field(default_factory=dict)
     mentions: dict[HtmlElement, str] = field(default_factory=dict)
     loose_groups: dict[str, str] = field(default_factory=dict)
@@ -252,7 +253,7 @@ def _page(builder: PageBuilder, element: HtmlElement) -> _Page:
     """The page's indexes, made at the first control (the builder compiles one document)."""
     page = builder.caches.get("actions")
     if not isinstance(page, _Page):
-        page = _Page(element.getroottree().getroot())
+        page = _Page(element.getroottree().getroot(), builder.note)
         builder.caches["actions"] = page
     return page
 
@@ -533,7 +534,7 @@ def _field(control: HtmlElement, rule: ControlRule, page: _Page, position: int =
     label = _label(control, page)
     if control.tag == "select":
         kind = "select-multiple" if control.get("multiple") is not None else "select"
-        return Field(name, kind, label, _required(control), choices=_options(control))
+        return Field(name, kind, label, _required(control), choices=_options(control, page))
     if rule.control == "checkbox":
         choice = Choice(
             _checkbox_value(control), label, selected=control.get("checked") is not None
@@ -583,12 +584,13 @@ def _group_label(first: HtmlElement, page: _Page) -> str:
     return ""
 
 
-def _options(select: HtmlElement) -> tuple[Choice, ...]:
+def _options(select: HtmlElement, page: _Page) -> tuple[Choice, ...]:
     """A select's choices; with nothing selected, a single select shows its first option."""
     choices: list[Choice] = []
     explicit = False
     for position, option in enumerate(select.iter("option")):
         if position >= MAX_CHOICES:
+            page.note(f"a select ({_field_name(select)}): kept its first {MAX_CHOICES} options")
             break
         selected = option.get("selected") is not None
         explicit = explicit or selected
@@ -806,7 +808,7 @@ def _register_widget(
     label = label or _class_hint(element)
     fields: tuple[Field, ...] = ()
     if role == "listbox":
-        fields = (Field("value", "listbox", choices=_aria_options(element)),)
+        fields = (Field("value", "listbox", choices=_aria_options(element, page)),)
     elif role in VALUE_ROLES:
         value = element.get("aria-valuenow") or plain_text(element)
         fields = (
@@ -838,7 +840,7 @@ def _editor_label(element: HtmlElement, page: _Page) -> str:
     return _clip(_aria_name(element, page) or squash(hint))
 
 
-def _aria_options(listbox: HtmlElement) -> tuple[Choice, ...]:
+def _aria_options(listbox: HtmlElement, page: _Page) -> tuple[Choice, ...]:
     options = (
         e for e in listbox.iterdescendants() if isinstance(e.tag, str) and _role(e) == "option"
     )
@@ -849,6 +851,7 @@ def _aria_options(listbox: HtmlElement) -> tuple[Choice, ...]:
             Choice(option.get("data-value") or text, text, option.get("aria-selected") == "true")
         )
         if len(choices) >= MAX_CHOICES:
+            page.note(f"a listbox: kept its first {MAX_CHOICES} options")
             break
     return tuple(choices)
 
