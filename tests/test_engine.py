@@ -288,17 +288,16 @@ def test_pages_and_the_log_survive_a_reopen(tmp_path: Path, site: FixtureSite) -
     run(tmp_path, second)
 
 
-def test_execute_focus_close_and_retrieve_say_they_come_later(tmp_path: Path, site: FixtureSite) -> None:
+def test_execute_focus_and_close_say_they_come_later(tmp_path: Path, site: FixtureSite) -> None:
     async def body(engine: Engine) -> None:
         await engine.command(f"open {site.url('/index.html')}", "s1")
-        for line, needs in [("execute N0001 A0001 q=x", "the live browser"), ("focus N0001", "the live browser"),
-                            ("close N0001", "the live browser"), ("retrieve lighthouse", "web search")]:
+        for line in ("execute N0001 A0001 q=x", "focus N0001", "close N0001"):
             response = await engine.command(line, "s1")
             assert response.outcome is Outcome.FAILED
             verb = line.split()[0]
             assert response.text.splitlines()[1] == (
-                f"{verb} is not available yet: it needs {needs}, which this version does not have. "
-                "Stored pages stay readable, and `open <url>` fetches a page."
+                f"{verb} is not available yet: it needs the live browser, which this version does "
+                "not have. Stored pages stay readable, and `open <url>` fetches a page."
             )
 
     run(tmp_path, body)
@@ -395,6 +394,9 @@ def test_a_redirect_is_stored_under_the_final_url(tmp_path: Path, site: FixtureS
             "N0001  The Lighthouse Keepers", f"url: {site.url('/article.html')}", f"asked for: {asked}"
         ]
         assert engine.store.page_meta("N0001")["requested_url"] == asked
+        for url in (asked, site.url("/article.html")):
+            found = engine.store.newest_page_for(url)
+            assert found is not None and found.page_id == "N0001"
 
     run(tmp_path, body)
 
@@ -413,19 +415,37 @@ class OneCapture:
 
 
 def test_media_that_is_not_a_document_is_refused(tmp_path: Path) -> None:
-    image = Capture("http://x.test/a.png", "http://x.test/a.png", 200, "image/png", b"\x89PNG\r\n")
+    archive = Capture("http://x.test/a.zip", "http://x.test/a.zip", 200, "application/zip", b"PK\x03\x04")
+
+    async def main() -> None:
+        config = settings(tmp_path)
+        engine = Engine(Store(config.cache), OneCapture(archive), config)
+        try:
+            response = await engine.command("open http://x.test/a.zip", "s1")
+        finally:
+            await engine.aclose()
+        assert response.outcome is Outcome.FAILED
+        assert response.text.splitlines()[1] == (
+            "http://x.test/a.zip is application/zip, not a document to compile "
+            "(HTML, XML, PDF, JSON, CSV, text, markdown or an image)"
+        )
+
+    trio.run(main)
+
+
+def test_an_image_is_a_page_of_one_image(tmp_path: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + (3).to_bytes(4, "big") + (2).to_bytes(4, "big")
+    image = Capture("http://x.test/a.png", "http://x.test/a.png", 200, "image/png", png)
 
     async def main() -> None:
         config = settings(tmp_path)
         engine = Engine(Store(config.cache), OneCapture(image), config)
         try:
             response = await engine.command("open http://x.test/a.png", "s1")
+            assert response.outcome is Outcome.OK
+            assert text(engine, "N0001/images.tsv").splitlines()[1].startswith("I0001\thttp://x.test/a.png\t")
         finally:
             await engine.aclose()
-        assert response.outcome is Outcome.FAILED
-        assert response.text.splitlines()[1] == (
-            "http://x.test/a.png is image/png, not a document to compile (HTML, XML, PDF, JSON or text)"
-        )
 
     trio.run(main)
 

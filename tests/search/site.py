@@ -28,7 +28,7 @@ from webshellfs.search.local import LocalIndex, searxng_payload
 
 INDEX = Path(__file__).resolve().parents[2] / "fixtures" / "search" / "index.tsv"
 API_KEY = "test-key"
-SLOW_SECONDS = 3.0
+SLOW_SECONDS = 6.0  # at least 3 times the longest timeout a test gives a fetch
 BIG_BYTES = 200_000
 
 

@@ -9,16 +9,17 @@ from webshellfs.search import validate_query
 
 
 def test_whitespace_is_squashed() -> None:
-    assert validate_query("  rain\t gardens  ") == "rain gardens"
+    assert validate_query("  rain\t gardens\u00a0 ") == "rain gardens"
 
 
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("", "retrieve needs a query: retrieve [-k N] <query…>"),
-        ("   ", "retrieve needs a query: retrieve [-k N] <query…>"),
+        ("", "retrieve needs a query: retrieve [-k N] [--refresh] <query…>"),
+        ("   ", "retrieve needs a query: retrieve [-k N] [--refresh] <query…>"),
         ("rain\x00gardens", "the query contains control characters; write it as plain text"),
         ("rain\ngardens", "the query contains control characters; write it as plain text"),
+        ("rain\x85gardens", "the query contains control characters; write it as plain text"),
         ("x" * 401, "the query is 401 characters; the limit is 400"),
     ],
 )

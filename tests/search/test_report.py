@@ -64,6 +64,7 @@ def test_ctl_response() -> None:
         '2. failed: HTTP 404 — "Lost gardens" https://a.test/lost\n'
         '3. N0002 (already stored) "Old gardens" https://b.test/old\n'
         '4. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "Walled gardens" https://c.test/wall\n'
+        "next: cat N0007/_map.md   or grep -rn WORD N0007 N0002\n"
     )
 
 

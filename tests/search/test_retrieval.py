@@ -72,9 +72,12 @@ def test_retrieve_reports_every_result(site: SearchSite) -> None:
         f'2. N0001 (already stored) "Lost gardens" {site.url}pages/missing.html',
         f'3. failed: timeout: no answer within 1 s — "Slow gardens" {site.url}pages/slow.html',
         f'4. {paper} "Garden paper" {site.url}pages/paper.pdf',
-        "5. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "
-        f'"Walled gardens" {site.url}pages/wall.html',
+        (
+            "5. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "
+            f'"Walled gardens" {site.url}pages/wall.html'
+        ),
         f'6. failed: disallowed by robots.txt — "Secret gardens" {site.url}private/secret.html',
+        f"next: cat {normal}/_map.md   or grep -rn WORD {normal} N0001 {paper}",
     ]
     report = done.report("Q0001").splitlines()
     assert report[:9] == [

@@ -7,6 +7,12 @@ Threading: the read side is synchronous and runs on the trio thread that serves 
 async, compiling and every store write run in worker threads, so a running command never holds
 up reads or another session's command.
 
+`open` and `retrieve` share one path from a fetched capture to a stored page (`_keep`): a
+retrieve searches (webshellfs.search), reuses the pages already stored for its results, fetches
+the rest at once and hands each to `_keep` the moment it arrives; `_search/Q….md` keeps the
+ranked results with each one's page or the reason it has none. The search backend is made on
+the first retrieve, so a misconfigured one fails retrieve and never `open`.
+
     engine/
       records.py   Entry, Outcome, Response: what the FUSE layer receives
       tree.py      the read side
@@ -22,8 +28,9 @@ from typing import Any
 
 import trio
 
-from webshellfs import ctl
+from webshellfs import ctl, search
 from webshellfs.compiler import compile_page
+from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
 from webshellfs.contract.addresses import PageId
 from webshellfs.contract.layout import clean_field, render_page
@@ -38,8 +45,9 @@ from webshellfs.errors import (
     NotFoundError,
     StoreError,
 )
-from webshellfs.fetch import Capture, Fetcher
+from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.guide import guide_text
+from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
 
 __all__ = ["Engine", "Entry", "Outcome", "Response", "page_meta"]
@@ -51,16 +59,11 @@ TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
 # Compiling holds the GIL for long stretches; more than this many at once would starve the
 # trio thread that answers FUSE reads without finishing any sooner on a small machine.
 PARALLEL_COMPILES = 2
-# Media the compiler has no rules for; anything else (HTML, XML, PDF, JSON, text, no type) is
-# compiled, and the compiler decides how.
-NOT_DOCUMENTS = ("image/", "audio/", "video/", "font/", "application/octet-stream",
-                 "application/zip", "application/gzip", "application/x-tar", "application/wasm")
 # Commands whose room has not landed yet, and what they wait for.
 NOT_YET = {
     ctl.Execute: "the live browser",
     ctl.Focus: "the live browser",
     ctl.Close: "the live browser",
-    ctl.Retrieve: "web search",
 }
 
 
@@ -86,6 +89,16 @@ OUTCOME_FOR: tuple[tuple[type[Exception], Outcome], ...] = (
 def _request_line(line: str | bytes) -> str:
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     return clean_field(text)[:REQUEST_SHOWN]
+
+
+def _refuse_wall(capture: Capture) -> None:
+    """A CAPTCHA or bot wall is not the page asked for: never store it as if it were."""
+    marker = wall_marker(capture.status, capture.body)
+    if marker is not None:
+        raise FetchError(
+            f"{capture.url} answered with a CAPTCHA/bot wall (HTTP {capture.status}, {marker}), "
+            "not the page; nothing was stored"
+        )
 
 
 def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> str:
@@ -114,7 +127,11 @@ class Engine:
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}
         self._compile_slots = trio.CapacityLimiter(PARALLEL_COMPILES)
+        self._backend: search.SearchBackend | None = None
+        # robots.txt answers are kept for the life of the mount, one fetch per site.
+        self._robots = None if settings.ignore_robots else search.RobotsRules(fetcher)
         self._handlers: dict[type, Callable[[Any], Awaitable[str]]] = {
+            ctl.Retrieve: self._retrieve,
             ctl.Open: self._open,
             ctl.Lookup: self._lookup,
             ctl.Resolve: self._resolve,
@@ -211,13 +228,22 @@ class Engine:
         )
 
     async def _open(self, command: ctl.Open) -> str:
-        capture = await self.fetcher.fetch(command.url)
-        media_type = capture.content_type.split(";", 1)[0].strip().lower()
-        if media_type.startswith(NOT_DOCUMENTS):
+        try:
+            capture = await self.fetcher.fetch(command.url)
+        except HttpStatusError as error:
+            _refuse_wall(error.capture)
+            raise
+        _refuse_wall(capture)
+        if not supported_type(capture.content_type):
             raise FetchError(
-                f"{capture.url} is {media_type}, not a document to compile "
-                "(HTML, XML, PDF, JSON or text)"
+                f"{capture.url} is {media_type(capture.content_type)}, not a document to compile "
+                "(HTML, XML, PDF, JSON, CSV, text, markdown or an image)"
             )
+        record, page = await self._keep(capture, via="open")
+        return _open_summary(record, page, capture)
+
+    async def _keep(self, capture: Capture, via: str) -> tuple[PageRecord, CompiledPage]:
+        """Compile a fetched capture (in a worker thread) and store it as a new page."""
         compile_it = functools.partial(
             compile_page, capture.body, capture.url, content_type=capture.content_type
         )
@@ -230,13 +256,45 @@ class Engine:
             lambda page_id: render_page(page, page_id),
             title=clean_field(page.title)[:TITLE_CHARS],
             url=capture.url,
-            via="open",
+            via=via,
             meta=page_meta(page, capture),
+            also_url=capture.requested_url,
         )
         # Once compiled, the write is short and all-or-nothing: let it finish.
         with trio.CancelScope(shield=True):
             record = await trio.to_thread.run_sync(store_it)
-        return _open_summary(record, page, capture)
+        return record, page
+
+    async def _keep_result(self, capture: Capture) -> str:
+        record, _ = await self._keep(capture, via="retrieve")
+        return record.page_id
+
+    def _stored_page(self, url: str) -> str | None:
+        record = self.store.newest_page_for(url)
+        return None if record is None else record.page_id
+
+    def _search_backend(self) -> search.SearchBackend:
+        """Made on first use and kept; SearchError (the command fails) if it cannot be."""
+        if self._backend is None:
+            self._backend = search.backend_from_spec(self.settings.search, self.settings)
+        return self._backend
+
+    async def _retrieve(self, command: ctl.Retrieve) -> str:
+        query = search.validate_query(command.query)  # a bad query fails before the backend is made
+        policy = search.PrefetchPolicy.from_settings(self.settings, supported_type)
+        done = await search.retrieve(
+            query,
+            command.k,
+            self._search_backend(),
+            self.fetcher,
+            policy,
+            self._robots,
+            stored=(lambda url: None) if command.refresh else self._stored_page,
+            keep=self._keep_result,
+        )
+        with trio.CancelScope(shield=True):
+            search_id = await trio.to_thread.run_sync(self.store.add_search, done.query, done.report)
+        return done.response(search_id)
 
     async def _lookup(self, command: ctl.Lookup) -> str:
         self._require_page(command.page)

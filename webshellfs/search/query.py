@@ -8,7 +8,8 @@ from webshellfs.errors import CommandSyntaxError
 
 MAX_QUERY_CHARS = 400
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# C0, DEL and C1 (U+0080–U+009F, e.g. NEL, which str.split takes for whitespace).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def validate_query(query: str) -> str:
@@ -18,7 +19,7 @@ def validate_query(query: str) -> str:
         raise CommandSyntaxError("the query contains control characters; write it as plain text")
     squashed = " ".join(query.split())
     if not squashed:
-        raise CommandSyntaxError("retrieve needs a query: retrieve [-k N] <query…>")
+        raise CommandSyntaxError("retrieve needs a query: retrieve [-k N] [--refresh] <query…>")
     if len(squashed) > MAX_QUERY_CHARS:
         raise CommandSyntaxError(
             f"the query is {len(squashed)} characters; the limit is {MAX_QUERY_CHARS}"

@@ -89,4 +89,7 @@ def render_retrieve_response(
         shown = status if has_page else f"failed: {clean_field(status)} —"
         title, url = clean_field(result.title), clean_field(result.url)
         out.append(f'{result.rank}. {shown} "{title}" {url}')
+    pages = list(dict.fromkeys(addresses[r.url] for r in results if r.url in addresses))
+    if pages:
+        out.append(f"next: cat {pages[0]}/_map.md   or grep -rn WORD {' '.join(pages)}")
     return "\n".join(out) + "\n"
