@@ -14,6 +14,10 @@ It serves the live fixture site on 127.0.0.1 and measures, interleaved round by 
 
 Targets (issue #4): open median ≤ 400 ms, execute median ≤ 300 ms, overhead over the bare
 baseline ≤ 1.5×.
+
+With `--memory-pages N` it then opens N pages one after another (the tab pool keeps at most 8)
+and prints the total proportional set size (PSS) of our Chromium processes as it goes, to show
+that memory stays bounded.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from webshellfs.browser import Browser, BrowserOptions
 from webshellfs.browser.options import CHROMIUM_ARGS
 
 CHROMIUM = "/usr/bin/chromium"
+MEMORY_PAGES = ("/product.html", "/jslist.html", "/more.html", "/tabs.html", "/rendered.html")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -50,11 +55,37 @@ def timed(call: Callable[[], object]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def pss_mib(pids: list[int]) -> float:
+    """Total PSS of these processes (shared pages split fairly between them)."""
+    total_kib = 0
+    for pid in pids:
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        for line in rollup.splitlines():
+            if line.startswith("Pss:"):
+                total_kib += int(line.split()[1])
+    return total_kib / 1024
+
+
+async def memory_run(browser: Browser, site: LiveSite, pages: int) -> None:
+    print(f"memory over {pages} opens (tab pool cap {browser.options.max_tabs}):")
+    for index in range(1, pages + 1):
+        await browser.open(site.url(MEMORY_PAGES[index % len(MEMORY_PAGES)]))
+        if index % max(1, pages // 8) == 0 or index == pages:
+            tabs = len(await browser.tabs())
+            pids = browser.processes.pids()
+            print(f"  after {index:>4} opens: {pss_mib(pids):7.1f} MiB PSS, "
+                  f"{len(pids)} processes, {tabs} tabs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--page", default="/product.html")
+    parser.add_argument("--memory-pages", type=int, default=0)
     args = parser.parse_args()
 
     site = LiveSite()
@@ -108,9 +139,11 @@ def main() -> None:
 
         try:
             trio.run(rounds)
+            bare_browser.close()
+            if args.memory_pages:
+                trio.run(memory_run, ours, site, args.memory_pages)
         finally:
             ours.close_blocking()
-            bare_browser.close()
             site.close()
 
     print(f"browser benchmark: {args.rounds} rounds of {args.page} (+{args.warmup} warm-up), "

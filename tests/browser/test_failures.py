@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 
 import pytest
@@ -12,7 +13,6 @@ import pytest
 from tests.browser.conftest import TEST_LOAD_TIMEOUT, content_text, live_options, locator_of, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
-from webshellfs.browser.processes import kill_owned, owned_pids
 from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
 
 # Closing a hung tab takes about half a second; more than this means something waited too long.
@@ -85,7 +85,7 @@ def test_a_crashed_browser_is_started_again_and_says_what_was_lost(site: LiveSit
     try:
         first = run(lambda: browser.open(site.url("/index.html")))
         second = run(lambda: browser.open(site.url("/product.html")))
-        assert kill_owned(browser.marker) > 0
+        assert browser.processes.kill() > 0
         time.sleep(1)  # let the dead pipe be noticed, so the outcome below is the idle-crash one
         with pytest.raises(NotFoundError, match=f"tab {first.tab_id} is gone: the browser "
                                                 "crashed"):
@@ -98,7 +98,7 @@ def test_a_crashed_browser_is_started_again_and_says_what_was_lost(site: LiveSit
         assert "Mercury (built by script)" in content_text(again)
     finally:
         browser.close_blocking()
-    assert owned_pids(browser.marker) == []
+    assert browser.processes.pids() == []
 
 
 def test_the_tab_pool_closes_the_least_recently_used(site: LiveSite) -> None:
@@ -122,7 +122,10 @@ def test_the_tab_pool_closes_the_least_recently_used(site: LiveSite) -> None:
 def test_no_chromium_process_of_ours_is_left_after_close(site: LiveSite) -> None:
     browser = Browser(live_options())
     run(lambda: browser.open(site.url("/index.html")))
-    pids = owned_pids(browser.marker)
+    pids = browser.processes.pids()
     assert len(pids) >= 3  # the browser, its zygote and at least one renderer
+    groups = {os.getpgid(pid) for pid in pids}
+    assert os.getpgrp() not in groups  # Chromium runs in a process group of its own
+    assert any(os.getpgid(pid) == pid for pid in pids)
     run(browser.aclose)
-    assert owned_pids(browser.marker) == []
+    assert browser.processes.pids() == []

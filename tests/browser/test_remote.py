@@ -16,7 +16,7 @@ from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path
 from webshellfs.browser import Browser
 from webshellfs.browser.options import CHROMIUM_ARGS
-from webshellfs.browser.processes import marker_environment, new_marker, owned_pids
+from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
 
 DEVTOOLS_LINE = re.compile(r"DevTools listening on (ws://127\.0\.0\.1:(\d+)/\S+)")
 
@@ -69,4 +69,4 @@ def test_open_and_execute_through_a_cdp_endpoint(
     finally:
         browser.close_blocking()
     # Closing disconnects; a browser we did not start is not ours to kill.
-    assert owned_pids(marker) != []
+    assert ChromiumProcesses(marker).pids() != []

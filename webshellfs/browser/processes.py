@@ -1,8 +1,10 @@
 """Finding and killing the Chromium processes this mount started.
 
-Every process of a local browser inherits an environment marker unique to the launch, so we
-find exactly ours in /proc (renderers, zygotes and crash handlers included, even ones that left
-the process group) without touching another mount's or another user's Chromium.
+A local browser is launched with an environment marker unique to the launch. Chromium strips
+its environment for the zygote and renderers, so the marker finds the browser process (and its
+crash handler); the browser leads a process group of its own, which holds the rest. The groups
+seen are remembered, so members left behind by a dead browser are still found and killed.
+Another mount's or another user's Chromium is never touched.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 MARKER_VARIABLE = "WEBSHELLFS_BROWSER"
@@ -23,42 +26,68 @@ def marker_environment(marker: str) -> dict[str, str]:
     return {**os.environ, MARKER_VARIABLE: marker}
 
 
-def owned_pids(marker: str) -> list[int]:
-    """Live processes whose environment carries the marker."""
+@dataclass(frozen=True)
+class _Process:
+    pid: int
+    ppid: int
+    pgid: int
+    marked: bool
+
+
+def _processes(marker: str) -> list[_Process]:
     needle = f"{MARKER_VARIABLE}={marker}".encode()
-    found: list[int] = []
+    found: list[_Process] = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            environment = (entry / "environ").read_bytes()
-        except OSError:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[0] == "Z":
+                continue
+            try:
+                marked = needle in (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                marked = False
+        except (OSError, IndexError):
             continue
-        if needle in environment.split(b"\0") and not _is_zombie(entry):
-            found.append(int(entry.name))
+        found.append(_Process(int(entry.name), int(fields[1]), int(fields[2]), marked))
     return found
 
 
-def _is_zombie(entry: Path) -> bool:
-    try:
-        stat = (entry / "stat").read_text()
-    except OSError:
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+class ChromiumProcesses:
+    """The processes of one local browser launch: marked ones, their groups, descendants."""
 
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+        self._groups: set[int] = set()
 
-def kill_owned(marker: str) -> int:
-    """SIGKILL every process group led by one of ours, then any stragglers; returns the count."""
-    pids = owned_pids(marker)
-    for pid in pids:
-        try:
-            if os.getpgid(pid) == pid:
-                os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            continue
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            continue
-    return len(pids)
+    def pids(self) -> list[int]:
+        """Live (non-zombie) processes that belong to our browser."""
+        table = _processes(self.marker)
+        self._groups.update(p.pgid for p in table if p.marked and p.pgid == p.pid)
+        owned = {p.pid for p in table if p.marked or p.pgid in self._groups}
+        children: dict[int, list[int]] = {}
+        for p in table:
+            children.setdefault(p.ppid, []).append(p.pid)
+        pending = list(owned)
+        while pending:
+            for child in children.get(pending.pop(), ()):
+                if child not in owned:
+                    owned.add(child)
+                    pending.append(child)
+        return sorted(owned)
+
+    def kill(self) -> int:
+        """SIGKILL our process groups, then any straggler; returns how many were found."""
+        pids = self.pids()
+        for group in self._groups:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                continue
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                continue
+        return len(pids)

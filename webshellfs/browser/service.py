@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from webshellfs.browser.bridge import BrowserLoop, LoopStuck
 from webshellfs.browser.options import BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
-from webshellfs.browser.processes import kill_owned
+from webshellfs.browser.processes import ChromiumProcesses
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.session import Session
 from webshellfs.errors import FetchTimeout
@@ -52,7 +52,7 @@ class Browser:
 
     def _abandon(self, loop: BrowserLoop, session: Session) -> None:
         if self.options.mode == "local":
-            kill_owned(session.marker)
+            session.processes.kill()
         loop.stop(timeout=1.0)
         self._loop = self._session = None
 
@@ -102,6 +102,6 @@ class Browser:
         self._abandon(loop, session)
 
     @property
-    def marker(self) -> str:
-        """The environment marker of our Chromium processes (see processes.owned_pids)."""
-        return self._started()[1].marker
+    def processes(self) -> ChromiumProcesses:
+        """The Chromium processes of this browser (a local one), for counting and killing."""
+        return self._started()[1].processes

@@ -24,7 +24,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
-from webshellfs.browser.processes import kill_owned, marker_environment, new_marker
+from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.scripts import DOM_SETTLE, LOCATOR_ATTRIBUTE, MUTATION_CLOCK, SNAPSHOT
 from webshellfs.browser.tab import Tab, without_fragment
@@ -65,7 +65,7 @@ class Session:
 
     def __init__(self, options: BrowserOptions, policy: NetworkPolicy | None = None) -> None:
         self.options = options
-        self.marker = new_marker()
+        self.processes = ChromiumProcesses(new_marker())
         self.policy = policy or NetworkPolicy(options.allow_private)
         self._playwright: Playwright | None = None
         self._browser: PlaywrightBrowser | None = None
@@ -170,7 +170,7 @@ class Session:
                 await asyncio.wait_for(self._playwright.stop(), CLOSE_TIMEOUT)
             self._playwright = None
         if self.options.mode == "local":
-            kill_owned(self.marker)
+            await self._reap()
 
     # launching ----------------------------------------------------------------------------
 
@@ -201,17 +201,19 @@ class Session:
                 args.append("--no-sandbox")
             if options.downloads_dir is not None:
                 options.downloads_dir.mkdir(parents=True, exist_ok=True)
-            return await chromium.launch(
+            browser = await chromium.launch(
                 executable_path=options.chromium,
                 headless=True,
                 args=args,
-                env=marker_environment(self.marker),
+                env=marker_environment(self.processes.marker),
                 downloads_path=options.downloads_dir,
                 timeout=CONNECT_TIMEOUT_MS,
                 handle_sigint=False,
                 handle_sigterm=False,
                 handle_sighup=False,
             )
+            self.processes.pids()  # remembers the browser's process group from now on
+            return browser
         except PlaywrightError as error:
             where = options.endpoint or options.chromium
             raise FetchError(f"cannot start the browser ({where}): {first_line(error)}") from None
@@ -440,8 +442,15 @@ class Session:
 
     async def _kill_browser(self) -> None:
         if self.options.mode == "local":
-            kill_owned(self.marker)
+            self.processes.kill()
         await self._drop_browser()
+
+    async def _reap(self) -> None:
+        """Kill what is left of our Chromium and wait (briefly) until it is gone."""
+        for _ in range(40):
+            if self.processes.kill() == 0:
+                return
+            await asyncio.sleep(0.05)
 
     # loading, settling, capturing ---------------------------------------------------------
 
