@@ -113,3 +113,17 @@ def test_class_words_split_names_and_camel_case() -> None:
     element = lxml.html.fragment_fromstring('<div class="siteHeader  main_nav" id="top-Bar"></div>')
     assert class_words(element) == ["siteheader", "site", "header", "main_nav", "main", "nav",
                                     "top-bar", "top", "bar"]
+
+
+def test_the_main_article_wins_over_comments_and_related_posts_beside_it() -> None:
+    html = (f'<main><article><h1>Story</h1>{ARTICLE}</article>'
+            '<div id="comments"><p>First comment, quite long and chatty about the story.</p></div>'
+            '<article><p>A much shorter related post.</p></article></main>')
+    out = regions(html)
+    assert out["boilerplate/comments.md"] == ["First comment, quite long and chatty about the story."]
+    assert out["content/01-story.md"][-1] == "A much shorter related post."
+
+
+def test_a_table_of_contents_inside_the_main_text_goes_to_nav() -> None:
+    html = (f'<div class="post"><div id="toc"><ul><li><a href="#a">A</a></li></ul></div>{ARTICLE}</div>')
+    assert regions(html)["boilerplate/nav.md"] == ["- A [L0001]"]

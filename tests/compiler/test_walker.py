@@ -197,3 +197,8 @@ def test_compile_is_deterministic_and_never_raises_on_garbage() -> None:
     for data in (b"", b"\xff\xfe\x00", "<" * 1000, b"<html><body>" + b"<div>" * 5000):
         first = render_page(compile_page(data, URL))
         assert render_page(compile_page(data, URL)) == first
+
+
+def test_edit_links_in_brackets_are_not_part_of_a_section_name() -> None:
+    out = files('<h2>History<span>[<a href="/edit">edit</a>]</span></h2><p>x</p>')
+    assert out["content/01-history.md"] == "# History\nHistory[edit [L0001] ]\nx\n"

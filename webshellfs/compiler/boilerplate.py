@@ -22,8 +22,9 @@ from webshellfs.compiler.rules import (
     BOILERPLATE_STEMS,
     BOILERPLATE_TOKENS,
     INSIDE_MAIN_MAX_SHARE,
-    INSIDE_MAIN_REGIONS,
+    INSIDE_MAIN_STEMS,
     INSIDE_MAIN_TAGS,
+    INSIDE_MAIN_TOKENS,
     LANDMARK_ROLES,
     LANDMARK_TAGS,
     LINK_DENSE_MIN_LINKS,
@@ -84,13 +85,17 @@ def text_weights(body: HtmlElement) -> dict[HtmlElement, int]:
     return held
 
 
-def named_region(element: HtmlElement) -> str | None:
-    """The region an element's class/id words name: a word of BOILERPLATE_TOKENS, or a word
-    starting with one of BOILERPLATE_STEMS (`relatedposts`, `sharebar`)."""
+def named_region(
+    element: HtmlElement,
+    tokens: dict[str, str] = BOILERPLATE_TOKENS,
+    stems: tuple[tuple[str, str], ...] = BOILERPLATE_STEMS,
+) -> str | None:
+    """The region an element's class/id words name: a word of `tokens`, or a word starting
+    with one of `stems` (`relatedposts`, `sharebar`)."""
     for word in class_words(element):
-        region = BOILERPLATE_TOKENS.get(word)
+        region = tokens.get(word)
         if region is None:
-            region = next((r for stem, r in BOILERPLATE_STEMS if word.startswith(stem)), None)
+            region = next((r for stem, r in stems if word.startswith(stem)), None)
         if region is not None:
             return region
     return None
@@ -170,12 +175,12 @@ def peripheral_region(element: HtmlElement) -> str | None:
 
 def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlElement) -> str | None:
     """For an element inside the main text: the region its class/id words put it in, only for
-    the kinds that sit inside articles (share bars, related links, newsletter boxes…) and only
-    when it holds a small part of the main text."""
+    the kinds that sit inside articles (share bars, related links, a table of contents…) and
+    only when it holds a small part of the main text."""
     if element.tag not in INSIDE_MAIN_TAGS:
         return None
-    region = named_region(element)
-    if region not in INSIDE_MAIN_REGIONS:
+    region = named_region(element, INSIDE_MAIN_TOKENS, INSIDE_MAIN_STEMS)
+    if region is None:
         return None
     if held.get(element, 0) > INSIDE_MAIN_MAX_SHARE * held.get(main, 0):
         return None

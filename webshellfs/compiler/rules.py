@@ -87,9 +87,14 @@ BOILERPLATE_STEMS = (
     ("footer", "footer"), ("masthead", "header"), ("comment", "comments"),
 )
 
-# Inside the main text only these kinds are moved out, and only blocks holding at most this
-# share of its text (a share bar, not a section someone named "related-work").
-INSIDE_MAIN_REGIONS = frozenset({"share", "consent", "ads", "related"})
+# Inside the main text only these words move a block out, and only a block holding at most
+# INSIDE_MAIN_MAX_SHARE of its text (a share bar, not a section someone named "related-work").
+_INSIDE_MAIN_REGIONS = ("share", "consent", "ads", "related")
+INSIDE_MAIN_TOKENS = {
+    **{w: r for w, r in BOILERPLATE_TOKENS.items() if r in _INSIDE_MAIN_REGIONS},
+    "toc": "nav", "breadcrumb": "nav", "breadcrumbs": "nav", "pagination": "nav",
+}
+INSIDE_MAIN_STEMS = tuple((s, r) for s, r in BOILERPLATE_STEMS if r in _INSIDE_MAIN_REGIONS)
 INSIDE_MAIN_MAX_SHARE = 0.1
 INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure"})
 

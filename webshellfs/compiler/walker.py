@@ -57,6 +57,8 @@ from webshellfs.contract.records import CompiledPage
 
 _SRCSET_SPLIT = re.compile(r",\s+|,(?=[^,\s]+\s+\d)")
 _DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+# `History [ edit ]`: wiki edit links and the like are not part of a section's name.
+_TRAILING_BRACKETS = re.compile(r"\s*\[[^\[\]]{0,20}\]$")
 _UNKNOWN = object()
 # What makes urljoin change an absolute URL: whitespace, dot segments, backslashes, brackets
 # (IPv6 hosts, which it validates).
@@ -345,7 +347,7 @@ class Walker:
             if element.get("role") != "heading":
                 return False
             level = _aria_level(element.get("aria-level"))
-        name = plain_text(element)
+        name = _TRAILING_BRACKETS.sub("", plain_text(element))
         if not name or len(name) > MAX_HEADING_CHARS:
             return False
         if self.inline or self.region is not None:
