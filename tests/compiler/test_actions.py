@@ -281,3 +281,13 @@ def test_a_huge_select_keeps_its_first_options_with_a_note() -> None:
     match_action(root.find(".//select"), builder)
     assert len(builder.actions[0].fields[0].choices) == MAX_CHOICES
     assert builder.notes == [f"a select (item): kept its first {MAX_CHOICES} options"]
+
+
+def test_a_widget_wrapping_a_link_or_control_leaves_the_action_to_it() -> None:
+    mentions, actions = offered(
+        "<ul role=menu><li role=menuitem><a href='/shoes'>Shoes</a></li></ul>"
+        "<div role=combobox aria-label='City'><input name=city></div>"
+        "<div onclick='go()'><a href='/trip'>Trip</a></div>"
+    )
+    assert mentions == ['[A0001 city: text "City"]']
+    assert [a.kind for a in actions] == ["fill"]

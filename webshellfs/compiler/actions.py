@@ -636,12 +636,18 @@ def _label(element: HtmlElement, page: _Page) -> str:
     """The control's human name, from the first source that has one."""
     text = _aria_name(element, page)
     if not text and element.tag in NATIVE_CONTROLS:
-        text = _label_element_text(element, page)
+        text = _label_element_text(element, page) or _combobox_name(element, page)
     if not text:
         text = _own_text(element)
     if not text:
         text = squash(element.get("placeholder", "") or element.get("title", ""))
     return _clip(text)
+
+
+def _combobox_name(control: HtmlElement, page: _Page) -> str:
+    """The name of the role=combobox wrapping an input (the ARIA 1.1 pattern)."""
+    wrapper = next((a for a in control.iterancestors() if _role(a) == "combobox"), None)
+    return _aria_name(wrapper, page) if wrapper is not None else ""
 
 
 def _label_element_text(control: HtmlElement, page: _Page) -> str:
@@ -779,20 +785,22 @@ def _role(element: HtmlElement) -> str:
 def _widget(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     """Non-native controls: ARIA roles, contenteditable, click handlers."""
     page = _page(builder, element)
-    rule = ROLE_RULES.get(_role(element))
-    if rule is not None:
-        if (
-            rule.control == "combobox"
-            and next(element.iterdescendants(*NATIVE_CONTROLS), None) is not None
-        ):
-            return None  # the input inside is the control
-        return _register_widget(element, builder, page, rule)
     editable = element.get("contenteditable")
     if editable is not None and editable.strip().lower() in EDITABLE_VALUES:
         return _register_widget(element, builder, page, EDITOR_RULE, container=True)
-    if element.get("onclick") is not None and element.tag not in NOT_CLICKABLE_TAGS:
-        return _register_widget(element, builder, page, CLICK_RULE)
-    return None
+    rule = ROLE_RULES.get(_role(element))
+    if rule is None and (element.get("onclick") is None or element.tag in NOT_CLICKABLE_TAGS):
+        return None
+    if _holds_control(element):
+        return None  # a wrapper (menu item, tab, card): the link or control inside is the action
+    return _register_widget(element, builder, page, rule or CLICK_RULE)
+
+
+def _holds_control(element: HtmlElement) -> bool:
+    return any(
+        inner.tag != "a" or inner.get("href") is not None
+        for inner in element.iterdescendants("a", *NATIVE_CONTROLS)
+    )
 
 
 def _register_widget(
