@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import socket
+
 import lxml.html
 import pytest
 
 from tests.browser.conftest import content_text, run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, CapturedResponse
-from webshellfs.errors import AccessDenied
+from webshellfs.errors import AccessDenied, FetchError
 
 
 def test_script_built_list_is_in_the_compiled_content(browser: Browser, site: LiveSite) -> None:
@@ -88,3 +90,12 @@ def test_non_http_schemes_are_refused(browser: Browser) -> None:
     with pytest.raises(AccessDenied, match=r"only http and https URLs can be opened; file: is "
                                            r"refused: file:///etc/passwd"):
         run(lambda: browser.open("file:///etc/passwd"))
+
+
+def test_a_refused_connection_is_a_fetch_error(browser: Browser) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    with pytest.raises(FetchError, match=f"^loading {url} failed in the browser: Page.goto: "
+                                         "net::ERR_CONNECTION_REFUSED"):
+        run(lambda: browser.open(url))

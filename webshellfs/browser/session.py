@@ -183,7 +183,14 @@ class Session:
             if self._playwright is None:
                 self._playwright = await async_playwright().start()
             if self._browser is None:
-                self._browser = await self._connect(self._playwright)
+                try:
+                    self._browser = await self._connect(self._playwright)
+                except FetchError:
+                    # The Playwright driver itself may be what died: start it again, once.
+                    with suppress(Exception):
+                        await asyncio.wait_for(self._playwright.stop(), CLOSE_TIMEOUT)
+                    self._playwright = await async_playwright().start()
+                    self._browser = await self._connect(self._playwright)
             if self._context is None:
                 self._context = await self._new_context(self._browser)
             return self._context
