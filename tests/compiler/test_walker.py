@@ -202,3 +202,16 @@ def test_compile_is_deterministic_and_never_raises_on_garbage() -> None:
 def test_edit_links_in_brackets_are_not_part_of_a_section_name() -> None:
     out = files('<h2>History<span>[<a href="/edit">edit</a>]</span></h2><p>x</p>')
     assert out["content/01-history.md"] == "# History\nHistory[edit [L0001] ]\nx\n"
+
+
+def test_a_very_long_section_continues_in_parts() -> None:
+    paragraph = "<p>" + "word " * 9_000 + "</p>"  # 45,000 characters
+    out = files("<p>intro</p><h2>Long</h2>" + paragraph * 5 + "<h2>Next</h2><p>n</p>")
+    assert [(path, data.count("\n")) for path, data in out.items() if path.startswith("content/")] == [
+        ("content/00-intro.md", 2),
+        ("content/01-long.md", 28),
+        ("content/02-long-part-2.md", 28),
+        ("content/03-long-part-3.md", 7),
+        ("content/04-next.md", 2),
+    ]
+    assert out["content/02-long-part-2.md"].startswith("# Long (part 2)\n")

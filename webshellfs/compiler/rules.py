@@ -129,5 +129,8 @@ SKIP_LINK_WORDS = ("skip to", "skip navigation", "jump to content", "jump to mai
 
 MAX_SECTIONS = 2000
 MAX_TEXT_CHARS = 100_000_000
+# A content section longer than this continues in a new file, "Name (part 2)": no file is too
+# big to read whole.
+MAX_SECTION_CHARS = 100_000
 # Longer paragraphs are wrapped at a space into several lines, so grep output stays usable.
 MAX_LINE_CHARS = 4000

@@ -44,6 +44,7 @@ from webshellfs.compiler.rules import (
     LIST_TAGS,
     MAX_HEADING_CHARS,
     MAX_LINE_CHARS,
+    MAX_SECTION_CHARS,
     MAX_SECTIONS,
     MAX_TEXT_CHARS,
     ORDERED_LIST_TAGS,
@@ -135,6 +136,10 @@ class Walker:
         self.sectioning_depth = 0
         self.text_chars = 0
         self.sections_started = 0
+        # Characters written per section, and the content section being written:
+        # (index, heading path, name, part number).
+        self.filled: dict[int, int] = {}
+        self.content_section: tuple[int, tuple[str, ...], str, int] = (builder.current, (), "", 1)
         self.handlers: dict[str, Callable[[HtmlElement, list], bool]] = {
             "a": self._link,
             "img": self._image,
@@ -305,10 +310,24 @@ class Walker:
                 "text after that point is not kept"
             )
         for chunk in _wrap(text, MAX_LINE_CHARS):
+            self._split_long_section()
             line = self._prefix() + chunk
             self._release_held()
             self.held = (self.builder.current, line)
             self.emitted += 1
+            self.filled[self.builder.current] = self.filled.get(self.builder.current, 0) + len(line)
+
+    def _split_long_section(self) -> None:
+        """Continue a content section past MAX_SECTION_CHARS in a new file, `Name (part 2)`,
+        so no single file is too big to read whole."""
+        index, path, name, part = self.content_section
+        if self.builder.current != index or self.filled.get(index, 0) < MAX_SECTION_CHARS:
+            return
+        part += 1
+        label = f"{name or 'Introduction'} (part {part})"
+        self._release_held()
+        new_index = self.builder.start_section(path[:-1] + (label,), label)
+        self.content_section = (new_index, path, name, part)
 
     def _release_held(self) -> None:
         if self.held is not None:
@@ -366,7 +385,8 @@ class Walker:
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
         self.headings.append((level, name))
-        self.builder.start_section(tuple(h[1] for h in self.headings), name)
+        path = tuple(h[1] for h in self.headings)
+        self.content_section = (self.builder.start_section(path, name), path, name, 1)
         self._place_anchors()
         rendered = self.builder.text_of(element)
         if rendered.replace("`", "") != name:
