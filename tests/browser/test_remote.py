@@ -1,11 +1,14 @@
-"""--browser cdp=URL: drive a Chromium someone else started, over the DevTools protocol."""
+"""--browser cdp=URL and ws=URL: drive a Chromium someone else started, over the DevTools
+protocol or through a Playwright server."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from webshellfs.browser.options import CHROMIUM_ARGS
 from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
 
 DEVTOOLS_LINE = re.compile(r"DevTools listening on (ws://127\.0\.0\.1:(\d+)/\S+)")
+PLAYWRIGHT_LINE = re.compile(r"(ws://127\.0\.0\.1:\d+/\S+)")
 
 
 @pytest.fixture
@@ -70,3 +74,43 @@ def test_open_and_execute_through_a_cdp_endpoint(
         browser.close_blocking()
     # Closing disconnects; a browser we did not start is not ours to kill.
     assert ChromiumProcesses(marker).pids() != []
+
+
+@pytest.fixture
+def playwright_server(tmp_path: Path) -> Iterator[str]:
+    """`playwright launch-server` with Debian's Chromium on 127.0.0.1: yields its ws endpoint."""
+    live_options()
+    config = tmp_path / "server.json"
+    config.write_text(json.dumps({
+        "executablePath": chromium_path(), "headless": True, "host": "127.0.0.1", "port": 0,
+        "args": ["--no-sandbox", *CHROMIUM_ARGS]}))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium",
+         "--config", str(config)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().decode("utf-8", "replace")
+        found = PLAYWRIGHT_LINE.search(line)
+        assert found, f"the Playwright server printed {line!r}"
+        yield found.group(1)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def test_open_and_execute_through_a_playwright_server(
+    playwright_server: str, site: LiveSite
+) -> None:
+    browser = Browser(live_options(mode="ws", endpoint=playwright_server))
+    try:
+        page = run(lambda: browser.open(site.url("/search.html")))
+        result = run(lambda: browser.execute(page.tab_id, locator_of(page, "//form"), "submit",
+                                             {"q": "tides"}))
+        assert result.navigated
+        assert result.capture.url == site.url("/search?q=tides&year=")
+        assert "Results for tides" in content_text(result)
+    finally:
+        browser.close_blocking()
