@@ -9,7 +9,7 @@ import pytest
 
 from webshellfs.compiler.nonhtml import supported_type
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
-from webshellfs.fetch import Capture
+from webshellfs.fetch import Capture, TooLargeError
 from webshellfs.search.outcomes import OutcomeKind, classify_error
 
 URL = "https://a.test/page"
@@ -46,6 +46,16 @@ def kind_and_reason(error: FetchError) -> tuple[str, str]:
             FetchError(f"{URL} is 5000 bytes, over the limit of 1000"),
             "too large",
             f"too large: {URL} is 5000 bytes, over the limit of 1000",
+        ),
+        (
+            TooLargeError(f"{URL} is 5000 bytes, over the limit of 1000", 1000, 5000),
+            "too large",
+            "too large: 5000 bytes, limit 1000",
+        ),
+        (
+            TooLargeError(f"{URL} is over the limit of 1000 bytes", 1000),
+            "too large",
+            "too large: over the limit of 1000 bytes",
         ),
         (
             FetchError(f"{URL} is larger than 1000 bytes"),

@@ -26,7 +26,7 @@ ACTION_COLUMNS = ("id", "kind", "label", "context", "inputs", "section")
 CELL_COLUMNS = ("cell", "row", "row_label", "col_label", "value", "refs")
 RESOURCE_COLUMNS = ("id", "url", "content-type", "bytes", "file")
 
-_FIELD_BREAKS = re.compile(r"[\x00-\x1f\x7f]+")
+_FIELD_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # all that splitlines() breaks on
 
 
 def clean_field(value: str) -> str:

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from webshellfs.errors import FetchError
 
-__all__ = ["ERROR_BODY_BYTES", "Capture", "Fetcher", "HttpStatusError"]
+__all__ = ["ERROR_BODY_BYTES", "Capture", "Fetcher", "HttpStatusError", "TooLargeError"]
 
 # How much of an error response's body a HttpStatusError keeps: enough to recognise a bot wall.
 ERROR_BODY_BYTES = 64 * 1024
@@ -50,6 +50,16 @@ class HttpStatusError(FetchError):
     @property
     def status(self) -> int:
         return self.capture.status
+
+
+class TooLargeError(FetchError):
+    """The response is larger than the mount's limit. `size` is None when the server did not
+    declare it (the body was cut off while streaming)."""
+
+    def __init__(self, message: str, limit: int, size: int | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+        self.size = size
 
 
 class Fetcher(Protocol):

@@ -21,7 +21,7 @@ import trio
 from webshellfs import __version__
 from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
-from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError
+from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError, TooLargeError
 from webshellfs.fetch.policy import check_url, public_addresses
 
 __all__ = ["MAX_REDIRECTS", "USER_AGENT", "HttpFetcher", "VettedBackend"]
@@ -147,13 +147,14 @@ class HttpFetcher:
         cap = self.settings.max_page_bytes
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > cap:
-            raise FetchError(f"{response.url} is {int(declared)} bytes, over the limit of {cap}")
+            size = int(declared)
+            raise TooLargeError(f"{response.url} is {size} bytes, over the limit of {cap}", cap, size)
         chunks: list[bytes] = []
         total = 0
         async for chunk in response.aiter_bytes():
             total += len(chunk)
             if total > cap:
-                raise FetchError(f"{response.url} is over the limit of {cap} bytes")
+                raise TooLargeError(f"{response.url} is over the limit of {cap} bytes", cap)
             chunks.append(chunk)
         return b"".join(chunks)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
-from webshellfs.fetch import Capture
+from webshellfs.fetch import Capture, TooLargeError
 from webshellfs.search.walls import wall_marker
 
 
@@ -120,6 +120,12 @@ def classify_error(
         return FetchOutcome(url, OutcomeKind.TIMEOUT, f"timeout: {error}")
     if isinstance(error, AccessDenied):
         return FetchOutcome(url, OutcomeKind.DENIED, f"denied by policy: {error}")
+    if isinstance(error, TooLargeError):
+        if error.size is None:
+            reason = f"too large: over the limit of {error.limit} bytes"
+        else:
+            reason = f"too large: {error.size} bytes, limit {error.limit}"
+        return FetchOutcome(url, OutcomeKind.TOO_LARGE, reason)
     capture = getattr(error, "capture", None)
     if capture is not None:
         return classify_capture(url, capture, accepts, max_bytes)
