@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.browser.conftest import run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, BrowserFetcher
-from webshellfs.fetch import Capture, Fetcher
+from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 
 
 def test_fetch_gives_the_rendered_dom_or_the_raw_bytes(browser: Browser, site: LiveSite) -> None:
@@ -26,3 +28,12 @@ def test_fetch_live_names_the_tab_it_left_open(browser: Browser, site: LiveSite)
     live = run(lambda: BrowserFetcher(browser).fetch_live(site.url("/index.html")))
     tabs = dict(run(browser.tabs))
     assert tabs[live.tab_id] == site.url("/index.html")
+
+
+def test_an_error_status_raises_with_the_rendered_page(browser: Browser, site: LiveSite) -> None:
+    fetcher = BrowserFetcher(browser)
+    with pytest.raises(HttpStatusError, match=f"HTTP 404 for {site.url('/no-such-page')}") as error:
+        run(lambda: fetcher.fetch(site.url("/no-such-page")))
+    assert error.value.status == 404
+    assert b"Nothing matches the given URI" in error.value.capture.body
+    assert site.url("/no-such-page") not in dict(run(browser.tabs)).values()
