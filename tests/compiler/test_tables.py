@@ -145,14 +145,12 @@ def test_bold_first_row_labels_the_columns() -> None:
     ]
 
 
-def test_header_column_labels_rows_of_a_vertical_table() -> None:
+def test_header_column_labels_rows_of_a_vertical_table_without_lines_of_their_own() -> None:
     _, builder = table_of(
         "<table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colour</th><td>Red</td></tr></table>"
     )
     assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
-        ("Weight", "", "Weight"),
         ("Weight", "", "2 kg"),
-        ("Colour", "", "Colour"),
         ("Colour", "", "Red"),
     ]
 
@@ -193,9 +191,7 @@ def test_title_row_names_the_table_and_a_full_width_row_is_one_cell() -> None:
     assert emitted.inline == '[T01 4×2 "Oxford shirt" → tables/T01.cells]'
     assert [(c.row, c.col, c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
         (2, 1, "", "", "A photo of the shirt"),
-        (3, 1, "Fabric", "", "Fabric"),
         (3, 2, "Fabric", "", "Cotton"),
-        (4, 1, "Fit", "", "Fit"),
         (4, 2, "Fit", "", "Regular"),
     ]
 
@@ -228,7 +224,6 @@ def test_headers_attribute_names_a_cells_labels() -> None:
         "<tr><th id=rev>Revenue</th><td headers='rev q2'>10</td><td headers='q1 rev'>12</td></tr></table>"
     )
     assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
-        ("Revenue", "", "Revenue"),
         ("Revenue", "Q2", "10"),
         ("Revenue", "Q1", "12"),
     ]

@@ -458,6 +458,10 @@ def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) 
         across = len(row.line) == width > 1 and len({id(s) for s in row.line.values()}) == 1
         for c in sorted(row.line):
             slot = row.line[c]
+            # A row header under no column label is already every line's row_label: a line of
+            # its own would only repeat it (infoboxes: "Founded  Founded").
+            if explicit and slot.row_header and not slot.refs and not across and not col_labels[c]:
+                continue
             if slot.text or slot.refs:
                 # One cell across the whole table (an image, a note) belongs to no column: one line.
                 labels = (row_label, "" if across else col_labels[c])
