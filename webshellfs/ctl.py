@@ -200,8 +200,7 @@ class Spec:
 COMMANDS: dict[str, Spec] = {
     "retrieve": Spec(
         _parse_retrieve, "retrieve [-k N] [--refresh] <query…>",
-        f"web search, then fetch and compile the top N results (default {DEFAULT_RESULTS}); "
-        "results already stored keep their page unless --refresh",
+        f"web search, then fetch and compile the top N results (default {DEFAULT_RESULTS})",
     ),
     "open": Spec(_parse_open, "open <url>", "fetch and compile one URL into a new page N…"),
     "execute": Spec(

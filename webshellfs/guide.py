@@ -32,11 +32,19 @@ T table, R resource, V long value); a line is N0001/content/02-specs.md:14. They
 ## Commands
 
 {commands}
+retrieve reuses the page already stored for a result's URL (--refresh fetches it again). A
+result without a page names the reason: HTTP status, DNS failure, timeout, CAPTCHA/bot wall,
+robots.txt disallow, too large, unsupported type.
+
 Writing a command blocks until it is done. The write fails (non-zero exit status) when the
 command is malformed, fails or times out; the reason is in `cat .ctl` all the same.
 `webshell open URL` (any command) writes it and prints the response, with that exit status.
 
 ## Examples
+
+    echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # one line per result: its page
+    cat _search/Q0001.md                                     # or why it has none; snippets
+    grep -rn 'storm water' N0002 N0003                       # search the pages it stored
 
     echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001 …
     cat N0001/_map.md; grep -rn 'price' N0001/content/
