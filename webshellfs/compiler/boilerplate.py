@@ -85,20 +85,33 @@ def text_weights(body: HtmlElement) -> dict[HtmlElement, int]:
     return held
 
 
-def named_region(
-    element: HtmlElement,
-    tokens: dict[str, str] = BOILERPLATE_TOKENS,
-    stems: tuple[tuple[str, str], ...] = BOILERPLATE_STEMS,
-) -> str | None:
-    """The region an element's class/id words name: a word of `tokens`, or a word starting
-    with one of `stems` (`relatedposts`, `sharebar`)."""
-    for word in class_words(element):
-        region = tokens.get(word)
-        if region is None:
-            region = next((r for stem, r in stems if word.startswith(stem)), None)
-        if region is not None:
-            return region
-    return None
+class RegionNames:
+    """Class/id words → region: whole words of a token table, then word beginnings (stems,
+    matched with one regex)."""
+
+    def __init__(self, tokens: dict[str, str], stems: tuple[tuple[str, str], ...]) -> None:
+        self.tokens = tokens
+        self.stems = dict(stems)
+        self.stem_pattern = re.compile("|".join(re.escape(stem) for stem, _ in stems))
+
+    def region(self, element: HtmlElement) -> str | None:
+        for word in class_words(element):
+            region = self.tokens.get(word)
+            if region is not None:
+                return region
+            match = self.stem_pattern.match(word)
+            if match:
+                return self.stems[match.group()]
+        return None
+
+
+CHROME_NAMES = RegionNames(BOILERPLATE_TOKENS, BOILERPLATE_STEMS)
+INSIDE_MAIN_NAMES = RegionNames(INSIDE_MAIN_TOKENS, INSIDE_MAIN_STEMS)
+
+
+def named_region(element: HtmlElement) -> str | None:
+    """The region an element's class/id words name (`sidebar`, `relatedposts`, `sharebar`…)."""
+    return CHROME_NAMES.region(element)
 
 
 def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
@@ -179,7 +192,7 @@ def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlE
     only when it holds a small part of the main text."""
     if element.tag not in INSIDE_MAIN_TAGS:
         return None
-    region = named_region(element, INSIDE_MAIN_TOKENS, INSIDE_MAIN_STEMS)
+    region = INSIDE_MAIN_NAMES.region(element)
     if region is None:
         return None
     if held.get(element, 0) > INSIDE_MAIN_MAX_SHARE * held.get(main, 0):
