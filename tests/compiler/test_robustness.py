@@ -2,7 +2,8 @@
 gives byte-identical output run after run, and only ever names safe relative paths.
 
 Three sources of bad input:
-- hypothesis: random bytes, HTML-ish token soup, real pages truncated or garbled, deep nesting;
+- hypothesis: random bytes, HTML-ish token soup, real pages truncated or garbled, deep nesting,
+  and non-HTML documents (PDF, JSON, CSV, markdown, text, images) cut short or made of garbage;
 - every case of the html5lib tree-construction tests (read in place from ../shared/corpora);
 - huge/hostile documents generated here (20 MB text node, 10,000-deep nesting, a 1M-cell table,
   100 MB of paragraphs), each compiled in a child process with a timeout, so the suite cannot
@@ -57,8 +58,8 @@ def watchdog() -> Iterator[None]:
     faulthandler.cancel_dump_traceback_later()
 
 
-def compile_files(data: bytes | str, content_type: str = "") -> dict[str, bytes]:
-    return render_page(compile_page(data, URL, content_type=content_type), page_id="N0001")
+def compile_files(data: bytes | str, content_type: str = "", url: str = URL) -> dict[str, bytes]:
+    return render_page(compile_page(data, url, content_type=content_type), page_id="N0001")
 
 
 def unsafe_paths(files: dict[str, bytes]) -> list[str]:
@@ -76,9 +77,9 @@ def unsafe_paths(files: dict[str, bytes]) -> list[str]:
     return bad
 
 
-def assert_robust(data: bytes | str, content_type: str = "") -> dict[str, bytes]:
-    first = compile_files(data, content_type)
-    assert compile_files(data, content_type) == first, "second compile differs"
+def assert_robust(data: bytes | str, content_type: str = "", url: str = URL) -> dict[str, bytes]:
+    first = compile_files(data, content_type, url)
+    assert compile_files(data, content_type, url) == first, "second compile differs"
     assert unsafe_paths(first) == []
     assert "_map.md" in first
     return first
@@ -152,6 +153,62 @@ def test_truncated_or_garbled_real_pages_compile_deterministically(data: bytes) 
 @given(data=_deep_nesting())
 def test_deep_nesting_compiles_deterministically(data: str) -> None:
     assert_robust(data)
+
+
+# Non-HTML documents go another way (nonhtml.py): PDF, JSON, CSV, markdown, text, images.
+NON_HTML_KINDS = [
+    ("application/pdf", "doc.pdf", b"%PDF-1.4\n"),
+    ("application/json", "data.json", b""),
+    ("text/csv", "table.csv", b""),
+    ("text/markdown", "notes.md", b""),
+    ("text/plain", "notes.txt", b""),
+    ("image/png", "pic.png", b"\x89PNG\r\n\x1a\n"),
+    ("", "data.json", b""),
+    ("", "file.pdf", b"%PDF-"),
+]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=10), inner, max_size=6),
+    max_leaves=40,
+)
+_CSV = st.lists(st.lists(st.sampled_from(TEXTS + ['"', ",", "a,b", '"x""y"', "\r\n"]), max_size=6),
+                max_size=12).map(lambda rows: "\n".join(",".join(row) for row in rows))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(NON_HTML_KINDS),
+       body=st.one_of(st.binary(max_size=2000),
+                      _JSON.map(lambda v: json.dumps(v).encode()),
+                      _CSV.map(lambda text: text.encode("utf-8", "surrogatepass"))),
+       cut=st.integers(0, 100))
+def test_non_html_documents_compile_deterministically(
+    kind: tuple[str, str, bytes], body: bytes, cut: int,
+) -> None:
+    content_type, name, magic = kind
+    data = magic + body
+    data = data[: max(len(magic), len(data) * cut // 100)] if cut < 100 else data
+    assert_robust(data, content_type, f"https://example.test/files/{name}")
+
+
+NON_HTML_TRAPS: dict[str, tuple[bytes, str, str]] = {
+    "json nested 100,000 deep": (b"[" * 100_000 + b"]" * 100_000, "application/json", "a.json"),
+    "json objects nested 100,000 deep": (b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+                                         "application/json", "a.json"),
+    "json 200,000 records": (json.dumps([{"a": i} for i in range(200_000)]).encode(),
+                             "application/json", "a.json"),
+    "csv field over the csv module's limit": (b'a,b\n"' + b"x" * 1_000_000 + b'",2\n', "text/csv", "a.csv"),
+    "csv with nul and ragged rows": (b'a,b\n\x00,2\n1,2,3,4\n"unclosed\n', "text/csv", "a.csv"),
+    "pdf header only": (b"%PDF-1.7\n", "application/pdf", "a.pdf"),
+    "pdf garbage": (b"%PDF-1.4\n" + bytes(range(256)) * 100, "application/pdf", "a.pdf"),
+    "markdown quoted 100,000 deep": (b">" * 100_000 + b" x", "text/markdown", "a.md"),
+    "png header only": (b"\x89PNG\r\n\x1a\n", "image/png", "a.png"),
+}
+
+
+@pytest.mark.parametrize("name", list(NON_HTML_TRAPS))
+def test_non_html_traps(name: str) -> None:
+    data, content_type, file_name = NON_HTML_TRAPS[name]
+    assert_robust(data, content_type, f"https://example.test/files/{file_name}")
 
 
 def test_unsafe_paths_catches_what_it_must() -> None:
