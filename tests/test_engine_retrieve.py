@@ -7,11 +7,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import trio
 
+from tests.search.fetchers import BrowserLikeFetcher
 from tests.search.site import PAGES, SLOW_SECONDS, SearchSite, start_site
-from tests.test_engine import Body, run, text
+from tests.test_engine import Body, run, settings, text
 from webshellfs.engine import Engine, Outcome
+from webshellfs.fetch.http import HttpFetcher
 from webshellfs.search.base import HOW_TO_CHOOSE
+from webshellfs.store import Store
 
 FETCH_TIMEOUT = 2.0  # the slow page answers after SLOW_SECONDS, at least three times as long
 assert SLOW_SECONDS >= 3 * FETCH_TIMEOUT
@@ -208,3 +212,26 @@ def test_a_page_that_only_mentions_captchas_is_stored(tmp_path: Path, site: Sear
         assert response.text.splitlines()[1] == "N0001  CAPTCHA"
 
     run_retrieve(tmp_path, site, body)
+
+
+def test_with_a_browser_robots_txt_is_read_by_the_plain_fetcher(tmp_path: Path, site: SearchSite) -> None:
+    """A browser hands back a 403 wall as a page and would render robots.txt as one: the wall
+    is still recognised, and robots.txt goes through the plain fetcher."""
+    config = settings(tmp_path, search=f"searxng={site.url}", fetch_timeout=FETCH_TIMEOUT)
+    browser = BrowserLikeFetcher()
+
+    async def main() -> None:
+        engine = Engine(Store(config.cache), browser, config, plain_fetcher=HttpFetcher(config))
+        try:
+            response = await engine.command("retrieve -k 2 rain wall", "s1")
+        finally:
+            await engine.aclose()
+        assert response.text.splitlines()[2:4] == [
+            f'1. N0001 "Rain gardens" {site.url}pages/normal.html',
+            f'2. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "Walled gardens" {site.url}pages/wall.html',
+        ]
+
+    robots_before = len(site.seen("/robots.txt"))
+    trio.run(main)
+    assert sorted(browser.fetched) == [site.url + "pages/normal.html", site.url + "pages/wall.html"]
+    assert len(site.seen("/robots.txt")) == robots_before + 1

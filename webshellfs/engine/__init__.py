@@ -117,19 +117,24 @@ def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> s
 
 
 class Engine:
-    """Runs commands and shows the store as the mount's tree. Owns the store and the fetcher;
-    `aclose()` closes both."""
+    """Runs commands and shows the store as the mount's tree. Owns the store and the fetchers;
+    `aclose()` closes them. `plain_fetcher` reads robots.txt as raw bytes when `fetcher` is a
+    browser (which would render the text file as a page); by default `fetcher` reads it."""
 
-    def __init__(self, store: Store, fetcher: Fetcher, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, fetcher: Fetcher, settings: Settings, *, plain_fetcher: Fetcher | None = None
+    ) -> None:
         self.store = store
         self.fetcher = fetcher
+        self.plain_fetcher = plain_fetcher
         self.settings = settings
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}
         self._compile_slots = trio.CapacityLimiter(PARALLEL_COMPILES)
         self._backend: search.SearchBackend | None = None
         # robots.txt answers are kept for the life of the mount, one fetch per site.
-        self._robots = None if settings.ignore_robots else search.RobotsRules(fetcher)
+        robots_fetcher = fetcher if plain_fetcher is None else plain_fetcher
+        self._robots = None if settings.ignore_robots else search.RobotsRules(robots_fetcher)
         self._handlers: dict[type, Callable[[Any], Awaitable[str]]] = {
             ctl.Retrieve: self._retrieve,
             ctl.Open: self._open,
@@ -305,6 +310,8 @@ class Engine:
         return await trio.to_thread.run_sync(resolve_ref, self.store, record, command.ref)
 
     async def aclose(self) -> None:
-        """Close the fetcher, then the store (which releases the cache lock)."""
+        """Close the fetchers, then the store (which releases the cache lock)."""
         await self.fetcher.aclose()
+        if self.plain_fetcher is not None:
+            await self.plain_fetcher.aclose()
         self.store.close()
