@@ -47,8 +47,9 @@ TOP_LEVEL = set(PAGE_FILES) | set(PAGE_DIRS) | {"_state.md"}
 
 
 # In-process tests get a watchdog: a compile stuck (even inside libxml2) dumps every thread's
-# stack and ends the run, instead of hanging CI. Child-process tests have their own timeouts.
-IN_PROCESS_TEST_SECONDS = 300
+# stack and ends the run, instead of hanging CI. Child-process tests have their own, shorter
+# timeouts (the longest is 400 s), which fail just the one test.
+IN_PROCESS_TEST_SECONDS = 600
 
 
 @pytest.fixture(autouse=True)
@@ -447,7 +448,7 @@ def test_real_pages_are_robust_and_byte_identical_across_processes() -> None:
     set order could leak into the output."""
     cases = sorted(READABILITY_PAGES.glob("*/source.html"))
     assert len(cases) >= 100, f"readability corpus missing or short at {READABILITY_PAGES}"
-    findings = sweep_findings(sweep_corpus(cases, timeout=600))
+    findings = sweep_findings(sweep_corpus(cases, timeout=400))
     assert findings == {"raised": [], "unstable": [], "unsafe paths": []}
 
 
