@@ -13,6 +13,7 @@ import pytest
 from tests.browser.conftest import TEST_LOAD_TIMEOUT, content_text, live_options, locator_of, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
+from webshellfs.browser.processes import driver_children
 from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
 
 # Closing a hung tab takes about half a second; more than this means something waited too long.
@@ -129,3 +130,31 @@ def test_no_chromium_process_of_ours_is_left_after_close(site: LiveSite) -> None
     assert any(os.getpgid(pid) == pid for pid in pids)
     run(browser.aclose)
     assert browser.processes.pids() == []
+
+
+def test_a_wedged_browser_thread_is_abandoned_and_replaced(site: LiveSite) -> None:
+    """If the browser's own loop stops answering (here: blocked on purpose), the trio side
+    stops waiting after the deadline plus the grace, kills our Chromium and its driver, and
+    the next call starts a fresh browser."""
+    browser = Browser(live_options(load_timeout=1.0, action_timeout=1.0, settle_cap=0.5,
+                                   recovery_grace=1.0))
+    try:
+        run(lambda: browser.open(site.url("/index.html")))
+        old = browser.processes
+        assert old.pids() != []
+        assert old.driver in driver_children()
+
+        async def wedge(session: object) -> None:
+            time.sleep(browser.options.call_deadline + 3)  # noqa: ASYNC251 — wedges the loop
+
+        started = time.monotonic()
+        with pytest.raises(FetchTimeout, match="the browser stopped answering; it was killed"):
+            run(lambda: browser._call(wedge))
+        assert time.monotonic() - started < browser.options.call_deadline + SLACK
+        assert old.pids() == []
+        assert old.driver not in driver_children()
+        assert browser.processes is not old
+        again = run(lambda: browser.open(site.url("/jslist.html")))
+        assert "Mercury (built by script)" in content_text(again)
+    finally:
+        browser.close_blocking()

@@ -54,11 +54,29 @@ def _processes(marker: str) -> list[_Process]:
     return found
 
 
+def driver_children() -> set[int]:
+    """Our own child processes that are Playwright drivers (node … run-driver)."""
+    me = str(os.getpid())
+    found: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+            if parent == me and b"run-driver" in (entry / "cmdline").read_bytes():
+                found.add(int(entry.name))
+        except (OSError, IndexError):
+            continue
+    return found
+
+
 class ChromiumProcesses:
-    """The processes of one local browser launch: marked ones, their groups, descendants."""
+    """The processes of one local browser launch: marked ones, their groups, descendants;
+    and the Playwright driver that talks to them, once `driver` is set."""
 
     def __init__(self, marker: str) -> None:
         self.marker = marker
+        self.driver: int | None = None
         self._groups: set[int] = set()
 
     def pids(self) -> list[int]:
@@ -91,3 +109,13 @@ class ChromiumProcesses:
             except (ProcessLookupError, PermissionError):
                 continue
         return len(pids)
+
+    def kill_driver(self) -> None:
+        """SIGKILL the Playwright driver: only for a browser thread that stopped answering,
+        which can no longer stop its driver itself."""
+        if self.driver is None or self.driver not in driver_children():
+            return
+        try:
+            os.kill(self.driver, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

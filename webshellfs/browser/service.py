@@ -46,11 +46,13 @@ class Browser:
             return await loop.run(make(session), self.options.call_deadline
                                   + self.options.recovery_grace)
         except LoopStuck:
+            session.processes.kill_driver()
             self._abandon(loop, session)
             raise FetchTimeout("the browser stopped answering; it was killed and is started "
                                "again on the next command (all its tabs are lost)") from None
 
     def _abandon(self, loop: BrowserLoop, session: Session) -> None:
+        """Make sure nothing of this browser outlives it, and start afresh on the next call."""
         if self.options.mode == "local":
             session.processes.kill()
         loop.stop(timeout=1.0)

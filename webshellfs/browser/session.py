@@ -24,7 +24,12 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
-from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
+from webshellfs.browser.processes import (
+    ChromiumProcesses,
+    driver_children,
+    marker_environment,
+    new_marker,
+)
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.scripts import DOM_SETTLE, LOCATOR_ATTRIBUTE, MUTATION_CLOCK, SNAPSHOT
 from webshellfs.browser.tab import Tab, without_fragment
@@ -181,7 +186,7 @@ class Session:
                 self._notes.append(f"the browser had stopped and was started again{lost}")
                 await self._drop_browser()
             if self._playwright is None:
-                self._playwright = await async_playwright().start()
+                self._playwright = await self._start_driver()
             if self._browser is None:
                 try:
                     self._browser = await self._connect(self._playwright)
@@ -189,11 +194,19 @@ class Session:
                     # The Playwright driver itself may be what died: start it again, once.
                     with suppress(Exception):
                         await asyncio.wait_for(self._playwright.stop(), CLOSE_TIMEOUT)
-                    self._playwright = await async_playwright().start()
+                    self._playwright = await self._start_driver()
                     self._browser = await self._connect(self._playwright)
             if self._context is None:
                 self._context = await self._new_context(self._browser)
             return self._context
+
+    async def _start_driver(self) -> Playwright:
+        """Start Playwright's driver process and remember its pid (see ChromiumProcesses)."""
+        before = driver_children()
+        playwright = await async_playwright().start()
+        started = driver_children() - before
+        self.processes.driver = started.pop() if len(started) == 1 else None
+        return playwright
 
     async def _connect(self, playwright: Playwright) -> PlaywrightBrowser:
         chromium = playwright.chromium
