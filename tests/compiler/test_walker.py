@@ -215,3 +215,11 @@ def test_a_very_long_section_continues_in_parts() -> None:
         ("content/04-next.md", 2),
     ]
     assert out["content/02-long-part-2.md"].startswith("# Long (part 2)\n")
+
+
+def test_a_heading_group_opens_one_section_with_kicker_and_subtitle_as_lines() -> None:
+    html = ("<article><header><h4>Science</h4><h1>The title</h1><h2>The subtitle.</h2></header>"
+            "<p>Body.</p><h2>Later</h2><p>x</p></article>")
+    out = files(html)
+    assert out["content/01-the-title.md"] == "# The title\nScience\nThe subtitle.\nBody.\n"
+    assert out["content/02-later.md"] == "# The title > Later\nx\n"

@@ -23,6 +23,9 @@ BLOCK_TAGS = frozenset({
 })
 
 HEADING_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+# Heading groups: in them only the highest-ranked heading opens a section; the others
+# (a kicker above it, a subtitle below it) are its lines.
+HEADING_GROUP_TAGS = frozenset({"hgroup", "header"})
 # role=heading without a usable aria-level is level 2 (the ARIA default).
 DEFAULT_ARIA_HEADING_LEVEL = 2
 # A "heading" longer than this is a block someone wrapped in <hN>: it stays text.

@@ -37,6 +37,7 @@ from webshellfs.compiler.parse import parse
 from webshellfs.compiler.rules import (
     BLOCK_TAGS,
     DEFAULT_ARIA_HEADING_LEVEL,
+    HEADING_GROUP_TAGS,
     HEADING_LEVELS,
     INLINE_CODE_TAGS,
     LAZY_SRC_ATTRIBUTES,
@@ -140,6 +141,10 @@ class Walker:
         # (index, heading path, name, part number).
         self.filled: dict[int, int] = {}
         self.content_section: tuple[int, tuple[str, ...], str, int] = (builder.current, (), "", 1)
+        # The parent and level of the heading that opened the current section; kicker lines
+        # waiting for the heading they stand over.
+        self.section_heading: tuple[HtmlElement | None, int] = (None, 0)
+        self.kickers: list[str] = []
         self.handlers: dict[str, Callable[[HtmlElement, list], bool]] = {
             "a": self._link,
             "img": self._image,
@@ -297,6 +302,10 @@ class Walker:
         self._emit(text)
 
     def _emit(self, text: str) -> None:
+        if self.kickers and not self.inline:
+            kickers, self.kickers = self.kickers, []
+            for kicker in kickers:
+                self._emit(kicker)
         if self.inline:
             self.collected.append(text)
             self.emitted += 1
@@ -360,19 +369,24 @@ class Walker:
 
     def _heading(self, element: HtmlElement, tag: str) -> bool:
         """Open a section for a heading; False if the element is not one (or is a heading
-        that cannot be one: empty, too long, inside a region or a one-line rendering)."""
-        level = HEADING_LEVELS.get(tag)
+        that cannot be one: empty, too long, inside a region or a one-line rendering).
+
+        In a heading group (<hgroup>, or a <header> holding several headings) only the
+        highest-ranked heading opens a section: a kicker before it and a subtitle after it
+        are lines of that section."""
+        level = _heading_level(element, tag)
         if level is None:
-            if element.get("role") != "heading":
-                return False
-            level = _aria_level(element.get("aria-level"))
+            return False
         name = _TRAILING_BRACKETS.sub("", plain_text(element))
         if not name or len(name) > MAX_HEADING_CHARS:
             return False
-        if self.inline or self.region is not None:
+        if self.inline or self.region is not None or self._is_subtitle(element, level):
             self._flush()
             self._add_text(self.builder.text_of(element))
             self._flush()
+            return True
+        if _is_kicker(element, level):
+            self.kickers.append(self.builder.text_of(element))
             return True
         if self.sections_started >= MAX_SECTIONS:
             self.builder.note(
@@ -387,11 +401,25 @@ class Walker:
         self.headings.append((level, name))
         path = tuple(h[1] for h in self.headings)
         self.content_section = (self.builder.start_section(path, name), path, name, 1)
+        self.section_heading = (element.getparent(), level)
         self._place_anchors()
         rendered = self.builder.text_of(element)
         if rendered.replace("`", "") != name:
             self._emit(rendered)
         return True
+
+    def _is_subtitle(self, element: HtmlElement, level: int) -> bool:
+        """A lower-ranked heading in the same heading group as the one that opened the current
+        section, with nothing between them (`<h1>Title</h1><h2>Dek</h2>` in a header)."""
+        group, opened_level = self.section_heading
+        return (
+            group is not None
+            and element.getparent() is group
+            and group.tag in HEADING_GROUP_TAGS
+            and level > opened_level
+            and self.content_section[0] == self.builder.current
+            and self.filled.get(self.builder.current, 0) == 0
+        )
 
     # element rules: each returns whether the walk descends into the element -----------------
 
@@ -602,6 +630,28 @@ _LABELLED_REF = re.compile(r"\[(?:[AI]\d{2,}) [a-z ]+(?:: |\")?([^\]]*?)\"?\]")
 
 def _strip_refs(text: str) -> str:
     return squash(_REF.sub("", _LABELLED_REF.sub(r"\1", text)))
+
+
+def _heading_level(element: HtmlElement, tag: str) -> int | None:
+    level = HEADING_LEVELS.get(tag)
+    if level is None and element.get("role") == "heading":
+        level = _aria_level(element.get("aria-level"))
+    return level
+
+
+def _is_kicker(element: HtmlElement, level: int) -> bool:
+    """A heading right before a higher-ranked one in the same heading group
+    (`<h4>Science</h4><h1>Title</h1>` in a header)."""
+    parent = element.getparent()
+    if parent is None or parent.tag not in HEADING_GROUP_TAGS:
+        return False
+    following = element.getnext()
+    while following is not None and not isinstance(following.tag, str):
+        following = following.getnext()
+    if following is None:
+        return False
+    next_level = _heading_level(following, following.tag)
+    return next_level is not None and next_level < level and bool(plain_text(following))
 
 
 def _link_label(element: HtmlElement) -> str:
