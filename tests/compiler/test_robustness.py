@@ -20,12 +20,14 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -375,32 +377,37 @@ def _digest(files: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def _run_sweep(cases: list[Path], hash_seed: str) -> subprocess.Popen[str]:
+def _run_sweep(cases: list[Path], hash_seed: str, out: IO[bytes]) -> subprocess.Popen[bytes]:
     code = "import sys; from tests.compiler.test_robustness import sweep; sweep(sys.argv[1:])"
     return subprocess.Popen(
         [sys.executable, "-c", code, *map(str, cases)],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        cwd=ROOT, stdout=out, env={**os.environ, "PYTHONHASHSEED": hash_seed},
     )
 
 
 def sweep_corpus(cases: list[Path], timeout: float) -> dict[str, list[dict[str, object]]]:
     """Every case compiled twice in each of two child processes with different hash seeds (so
-    set or dict-order accidents show up as differences), in parallel, under a timeout.
-    Records are keyed by the case's path."""
-    children = [_run_sweep(cases, seed) for seed in ("1", "2")]
+    set or dict-order accidents show up as differences), in parallel, under one deadline.
+    Records are keyed by the case's path. The children write to files, not pipes, so neither
+    waits on a full pipe while the other is being read."""
+    deadline = time.monotonic() + timeout
     results: dict[str, list[dict[str, object]]] = {}
-    try:
-        for child in children:
-            out, _ = child.communicate(timeout=timeout)
-            done = [json.loads(line) for line in out.splitlines()]
+    with tempfile.TemporaryFile() as first, tempfile.TemporaryFile() as second:
+        outputs = (first, second)
+        children = [_run_sweep(cases, seed, out) for seed, out in zip(("1", "2"), outputs)]
+        try:
+            for child in children:
+                child.wait(timeout=max(1.0, deadline - time.monotonic()))
+        finally:
+            for child in children:
+                child.kill()
+        for child, out in zip(children, outputs):
+            out.seek(0)
+            done = [json.loads(line) for line in out.read().decode().splitlines()]
             for record in done:
                 results.setdefault(str(record["case"]), []).append(record)
             assert child.returncode == 0, (
                 f"sweep child died (exit {child.returncode}) on {cases[len(done)]}")
-    finally:
-        for child in children:
-            child.kill()
     assert all(len(runs) == 2 for runs in results.values()) and len(results) == len(cases)
     return results
 
