@@ -223,3 +223,14 @@ def test_a_heading_group_opens_one_section_with_kicker_and_subtitle_as_lines() -
     out = files(html)
     assert out["content/01-the-title.md"] == "# The title\nScience\nThe subtitle.\nBody.\n"
     assert out["content/02-later.md"] == "# The title > Later\nx\n"
+
+
+def test_permalink_marks_are_not_part_of_a_section_name() -> None:
+    out = files('<h2>Usage ¶</h2><p>u</p><h2>Install <a href="#install">#</a></h2><p>i</p>')
+    assert out["content/01-usage.md"] == "# Usage\nu\n"
+    assert out["content/02-install.md"] == "# Install\nInstall # [L0001]\ni\n"
+
+
+def test_line_breaks_inside_preformatted_text_survive_highlighting() -> None:
+    html = "<pre><code><span>// a</span><br><b>x</b> = 1;<script>no</script>\n<i>y</i></code></pre>"
+    assert text(html) == ["```", "// a", "x = 1;", "y", "```"]

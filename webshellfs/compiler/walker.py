@@ -59,8 +59,10 @@ from webshellfs.contract.records import CompiledPage
 
 _SRCSET_SPLIT = re.compile(r",\s+|,(?=[^,\s]+\s+\d)")
 _DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
-# `History [ edit ]`: wiki edit links and the like are not part of a section's name.
-_TRAILING_BRACKETS = re.compile(r"\s*\[[^\[\]]{0,20}\]$")
+# `History [ edit ]`, `Install #`, `Usage ¶`: edit links and permalink marks are not part of a
+# section's name.
+_TRAILING_BRACKETS = re.compile(r"\s*(?:\[[^\[\]]{0,20}\]|[#¶§🔗]+)$")
+_HAS_REF = re.compile(r"\[[ALIT]\d{2,}[\] ]")
 _UNKNOWN = object()
 # What makes urljoin change an absolute URL: whitespace, dot segments, backslashes, brackets
 # (IPv6 hosts, which it validates).
@@ -404,7 +406,7 @@ class Walker:
         self.section_heading = (element.getparent(), level)
         self._place_anchors()
         rendered = self.builder.text_of(element)
-        if rendered.replace("`", "") != name:
+        if _HAS_REF.search(rendered) or _TRAILING_BRACKETS.sub("", rendered.replace("`", "")) != name:
             self._emit(rendered)
         return True
 
@@ -587,7 +589,7 @@ class Walker:
             self.lead = ""
 
     def _preformatted(self, element: HtmlElement, stack: list) -> bool:
-        text = lxml.etree.tostring(element, method="text", encoding="unicode", with_tail=False)
+        text = _preformatted_text(element)
         text = text.replace("\r\n", "\n").replace("\r", "\n").removeprefix("\n").rstrip()
         if not text.strip():
             return False
@@ -630,6 +632,29 @@ _LABELLED_REF = re.compile(r"\[(?:[AI]\d{2,}) [a-z ]+(?:: |\")?([^\]]*?)\"?\]")
 
 def _strip_refs(text: str) -> str:
     return squash(_REF.sub("", _LABELLED_REF.sub(r"\1", text)))
+
+
+def _preformatted_text(element: HtmlElement) -> str:
+    """A <pre>'s text exactly, with <br> as a line break (highlighters emit those)."""
+    parts: list[str] = []
+    skipped = 0
+    for event, node in lxml.etree.iterwalk(element, events=("start", "end")):
+        tag = node.tag
+        unrendered = isinstance(tag, str) and tag in SKIP_TAGS
+        if event == "start":
+            if unrendered:
+                skipped += 1
+            elif not skipped:
+                if tag == "br":
+                    parts.append("\n")
+                if isinstance(tag, str) and node.text:
+                    parts.append(node.text)
+            continue
+        if unrendered:
+            skipped -= 1
+        if not skipped and node is not element and node.tail:
+            parts.append(node.tail)
+    return "".join(parts)
 
 
 def _heading_level(element: HtmlElement, tag: str) -> int | None:
