@@ -103,7 +103,10 @@ def test_a_stored_result_is_reused_unless_refreshed(tmp_path: Path, site: Search
 
     async def body(engine: Engine) -> None:
         first = await engine.command("retrieve -k 1 rain", "s1")
-        assert first.text.splitlines()[2] == f'1. N0001 "Rain gardens" {normal}'
+        assert first.text.splitlines()[1:3] == [
+            'retrieve "rain": 1 result, 1 page, 0 failed (searxng) → _search/Q0001.md',
+            f'1. N0001 "Rain gardens" {normal}',
+        ]
         again = await engine.command("retrieve -k 1 rain", "s1")
         assert again.text.splitlines()[2] == f'1. N0001 (already stored) "Rain gardens" {normal}'
         fresh = await engine.command("retrieve --refresh -k 1 rain", "s1")
@@ -235,3 +238,20 @@ def test_with_a_browser_robots_txt_is_read_by_the_plain_fetcher(tmp_path: Path, 
     trio.run(main)
     assert sorted(browser.fetched) == [site.url + "pages/normal.html", site.url + "pages/wall.html"]
     assert len(site.seen("/robots.txt")) == robots_before + 1
+
+
+def test_near_the_command_deadline_retrieve_reports_what_it_has(tmp_path: Path, site: SearchSite) -> None:
+    """The fetch timeout is longer than the command's deadline: the retrieve stops fetching in
+    time to name the page it stored and the one still loading."""
+
+    async def body(engine: Engine) -> None:
+        response = await engine.command("retrieve -k 2 rain slow", "s1")
+        assert response.outcome is Outcome.OK
+        assert response.text.splitlines()[1:] == [
+            'retrieve "rain slow": 2 results, 1 page, 1 failed (searxng) → _search/Q0001.md',
+            f'1. N0001 "Rain gardens" {site.url}pages/normal.html',
+            f"2. failed: timeout: the command's deadline came first — \"Slow gardens\" {site.url}pages/slow.html",
+            "next: cat N0001/_map.md   or grep -rn WORD N0001",
+        ]
+
+    run_retrieve(tmp_path, site, body, fetch_timeout=3 * SLOW_SECONDS, command_deadline=SLOW_SECONDS / 2)

@@ -59,6 +59,8 @@ TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
 # Compiling holds the GIL for long stretches; more than this many at once would starve the
 # trio thread that answers FUSE reads without finishing any sooner on a small machine.
 PARALLEL_COMPILES = 2
+# Seconds a retrieve keeps, before the command deadline, to write its report and respond.
+REPORT_MARGIN = 1.0
 # Commands whose room has not landed yet, and what they wait for.
 NOT_YET = {
     ctl.Execute: "the live browser",
@@ -296,6 +298,8 @@ class Engine:
             self._robots,
             stored=(lambda url: None) if command.refresh else self._stored_page,
             keep=self._keep_result,
+            # Stop fetching in time to report: the pages stored so far are named, not lost.
+            deadline=trio.current_effective_deadline() - REPORT_MARGIN,
         )
         with trio.CancelScope(shield=True):
             search_id = await trio.to_thread.run_sync(self.store.add_search, done.query, done.report)

@@ -41,7 +41,7 @@ class IndexEntry:
     keywords: str
 
     def score(self, query_words: set[str]) -> int:
-        text = " ".join((self.url, self.title, self.snippet, self.keywords))
+        text = f"{self.url} {self.title} {self.snippet} {self.keywords}"
         return len(query_words & words(text))
 
 

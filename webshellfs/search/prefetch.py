@@ -9,8 +9,9 @@ would wrap the text file in a rendered document.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 import trio
@@ -70,11 +71,13 @@ async def prefetch(
     policy: PrefetchPolicy,
     robots: RobotsRules | None = None,
     on_fetched: Callable[[FetchOutcome], Awaitable[None]] | None = None,
+    deadline: float = math.inf,
 ) -> list[FetchOutcome]:
     """One outcome per URL, in the given order; a URL given twice is fetched once.
     `robots=None` switches robots.txt off. `on_fetched` is awaited for each fetched page as
     soon as it is in (to compile and store it while the slower fetches go on); it holds no
-    fetch slot."""
+    fetch slot. At `deadline` (trio time) whatever is still running stops, and a URL not yet
+    answered is a timeout, so the caller can still report what it has."""
     unique = list(dict.fromkeys(urls))
     outcomes: dict[str, FetchOutcome] = {}
     everyone = trio.CapacityLimiter(policy.concurrency)
@@ -88,10 +91,12 @@ async def prefetch(
         if on_fetched is not None and outcome.ok:
             await on_fetched(outcome)
 
-    async with trio.open_nursery() as nursery:
-        for url in unique:
-            nursery.start_soon(fetch_one, url)
-    return [outcomes[url] for url in urls]
+    with trio.move_on_at(deadline):
+        async with trio.open_nursery() as nursery:
+            for url in unique:
+                nursery.start_soon(fetch_one, url)
+    late = FetchOutcome("", OutcomeKind.TIMEOUT, "timeout: the command's deadline came first")
+    return [outcomes.get(url, replace(late, url=url)) for url in urls]
 
 
 async def _outcome(

@@ -28,7 +28,7 @@ def result_status(
     if outcome is None:
         return "not fetched", False
     if outcome.ok:
-        return "fetched but not stored", False
+        return "fetched, but the command's deadline came before it was stored", False
     return outcome.reason, False
 
 
@@ -38,7 +38,11 @@ def _tally(
     addresses: Mapping[str, str],
 ) -> str:
     pages = sum(1 for r in results if result_status(r, outcomes, addresses)[1])
-    return f"{len(results)} results, {pages} pages, {len(results) - pages} failed"
+    return f"{_count(len(results), 'result')}, {_count(pages, 'page')}, {len(results) - pages} failed"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def render_search_report(

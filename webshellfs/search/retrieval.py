@@ -9,6 +9,7 @@ capture, return its new address).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -59,9 +60,11 @@ async def retrieve(
     *,
     stored: Callable[[str], str | None],
     keep: Callable[[Capture], Awaitable[str]],
+    deadline: float = math.inf,
 ) -> Retrieval:
     """Raises CommandSyntaxError for a bad query and SearchError when the backend fails;
-    failed fetches are outcomes, not errors."""
+    failed fetches are outcomes, not errors. Fetching and keeping stop at `deadline` (trio
+    time); what did not finish is reported as such."""
     query = validate_query(query)
     results = await backend.search(query, k)
     addresses = {r.url: address for r in results if (address := stored(r.url)) is not None}
@@ -71,6 +74,6 @@ async def retrieve(
         assert outcome.capture is not None  # prefetch hands over fetched outcomes only
         addresses[outcome.url] = await keep(outcome.capture)
 
-    outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page)
+    outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page, deadline=deadline)
     by_url = dict(zip(todo, outcomes, strict=True))
     return Retrieval(query, backend.name, results, by_url, addresses)
