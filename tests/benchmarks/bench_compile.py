@@ -53,6 +53,7 @@ class Timings:
     compile_only: list[float] = field(default_factory=list)
     trafilatura: list[float] = field(default_factory=list)
     lxml_parse: list[float] = field(default_factory=list)
+    spread: dict[str, list[float]] = field(default_factory=dict)
 
 
 def load_corpus(corpus: Path) -> list[Page]:
@@ -118,6 +119,9 @@ def measure(pages: list[Page], rounds: int) -> tuple[Timings, list[str]]:
         timings.compile_only.append(statistics.median(per_round["compile"]))
         timings.trafilatura.append(statistics.median(per_round["traf"]))
         timings.lxml_parse.append(statistics.median(per_round["lxml"]))
+        for name in ("ours", "traf"):
+            runs = per_round[name]
+            timings.spread.setdefault(name, []).append((max(runs) - min(runs)) / statistics.median(runs))
     return timings, failures
 
 
@@ -184,6 +188,10 @@ def report_speed(timings: Timings, pages: list[Page], rounds: int) -> bool:
     print(f"\nthroughput: ours {megabytes / (sum(ours) / 1000):.1f} MB/s, "
           f"trafilatura {megabytes / (sum(traf) / 1000):.1f} MB/s, "
           f"lxml parse {megabytes / (sum(bare) / 1000):.1f} MB/s over {megabytes:.1f} MB")
+    if rounds > 1:
+        print(f"noise: round-to-round spread per page, (max-min)/median, median over pages: "
+              f"ours {statistics.median(timings.spread['ours']):.0%}, "
+              f"trafilatura {statistics.median(timings.spread['traf']):.0%}")
     slowest = sorted(zip(ours, traf, (p.name for p in pages)), reverse=True)[:5]
     print("slowest pages (ours ms / trafilatura ms): "
           + ", ".join(f"{name} {o:.0f}/{t:.0f}" for o, t, name in slowest))
@@ -229,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help="a folder of <name>/source.html pages")
-    parser.add_argument("--rounds", type=int, default=3, help="timed rounds per page (median)")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per page (median)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile hot spots")
     parser.add_argument("--top", type=int, default=25, help="rows of each profile listing")
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0 = all)")
