@@ -54,9 +54,12 @@ def test_path_helpers() -> None:
 
 def test_session_is_the_unix_session_or_the_environment_override() -> None:
     assert session_of(os.getpid()) == str(os.getsid(0))
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"],
-                             env={**os.environ, "WEBSHELL_SESSION": "agent-7"})
+    child = subprocess.Popen([sys.executable, "-c", "print(flush=True); input()"],
+                             env={**os.environ, "WEBSHELL_SESSION": "agent-7"},
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
+        assert child.stdout is not None
+        child.stdout.readline()  # running its own program, environment in place
         assert session_of(child.pid) == "env:agent-7"
     finally:
         child.kill()
