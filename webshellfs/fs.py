@@ -235,7 +235,11 @@ class Operations(pyfuse3.Operations):
         return attrs
 
     async def forget(self, inode_list: list[tuple[int, int]]) -> None:
-        self.inodes.forget(inode_list)
+        # Not a request: pyfuse3 allows no exception here at all, not even FUSEError.
+        try:
+            self.inodes.forget(inode_list)
+        except Exception:
+            log.exception("unexpected error in forget")
 
     @guarded
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
