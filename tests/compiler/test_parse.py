@@ -62,8 +62,10 @@ def test_a_text_node_over_10_mb_survives() -> None:
 def test_nesting_beyond_the_parser_limit_is_noted() -> None:
     page = compile_page("<div>" * 3000 + "deep" + "</div>" * 3000 + "<p>after</p>", "https://t.test/")
     assert page.notes == (
-        "the HTML parser stopped early (Excessive depth in document: 2048, use XML_PARSE_HUGE option); "
-        "text after that point is missing",
+        (
+            "the HTML parser stopped early (Excessive depth in document: 2048, use XML_PARSE_HUGE "
+            "option); text after that point is missing"
+        ),
     )
 
 

@@ -231,6 +231,6 @@ def test_permalink_marks_are_not_part_of_a_section_name() -> None:
     assert out["content/02-install.md"] == "# Install\nInstall # [L0001]\ni\n"
 
 
-def test_line_breaks_inside_preformatted_text_survive_highlighting() -> None:
-    html = "<pre><code><span>// a</span><br><b>x</b> = 1;<script>no</script>\n<i>y</i></code></pre>"
-    assert text(html) == ["```", "// a", "x = 1;", "y", "```"]
+def test_line_breaks_inside_preformatted_text_survive_highlighting_and_controls_do_not() -> None:
+    html = "<pre><code><span>// a</span><br><b>x</b>\t= 1;<script>no</script>\n<i>y\x1b</i></code></pre>"
+    assert text(html) == ["```", "// a", "x\t= 1;", "y", "```"]

@@ -32,11 +32,11 @@ from webshellfs.compiler.rules import (
     LINK_DENSE_TAGS,
     MAIN_TEXT_MIN_CHARS,
     MAIN_TEXT_SHARE,
-    PARAGRAPH_TAGS,
-    UNWEIGHED_TAGS,
     PAGE_LEVEL_ROLES,
     PAGE_LEVEL_TAGS,
+    PARAGRAPH_TAGS,
     SKIP_LINK_WORDS,
+    UNWEIGHED_TAGS,
 )
 
 _ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")

@@ -9,6 +9,7 @@ from lxml.html import HtmlElement
 # Control characters left once whitespace is squashed (C0, DEL, C1): never page text, and
 # escape sequences must not reach a terminal that cats a file.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_TAB = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 # Text under these is never shown as page text.
 _UNRENDERED = frozenset({"script", "style", "template", "noscript"})
@@ -18,6 +19,11 @@ def squash(text: str) -> str:
     """Collapse runs of whitespace to one space, trim, and drop control characters."""
     text = " ".join(text.split())
     return text if text.isprintable() else _CONTROL.sub("", text)
+
+
+def without_controls(line: str) -> str:
+    """A preformatted line as is, minus control characters other than tab."""
+    return line if line.isprintable() else _CONTROL_BUT_TAB.sub("", line)
 
 
 def is_hidden(element: HtmlElement) -> bool:

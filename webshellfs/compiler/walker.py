@@ -21,6 +21,7 @@ from urllib.parse import unquote, urldefrag
 import lxml.etree
 from lxml.html import HtmlElement
 
+from webshellfs.compiler.actions import match_action
 from webshellfs.compiler.boilerplate import (
     find_main_container,
     is_skip_link,
@@ -29,9 +30,8 @@ from webshellfs.compiler.boilerplate import (
     peripheral_region,
     text_weights,
 )
-from webshellfs.compiler.actions import match_action
 from webshellfs.compiler.builder import Emitted, PageBuilder
-from webshellfs.compiler.dom import is_hidden, plain_text, squash
+from webshellfs.compiler.dom import is_hidden, plain_text, squash, without_controls
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.parse import parse
 from webshellfs.compiler.rules import (
@@ -152,15 +152,14 @@ class Walker:
             "img": self._image,
             "br": self._line_break,
             "table": self._table,
-            "ul": self._list,
-            "ol": self._list,
-            "menu": self._list,
             "li": self._list_item,
             "dl": self._definition_list,
             "dt": self._term,
             "dd": self._definition,
             "blockquote": self._blockquote,
         }
+        for tag in LIST_TAGS:
+            self.handlers[tag] = self._list
         for tag in PREFORMATTED_TAGS:
             self.handlers[tag] = self._preformatted
         for tag in INLINE_CODE_TAGS:
@@ -612,10 +611,11 @@ class Walker:
         if self.text_chars > MAX_TEXT_CHARS:
             return
         self.text_chars += len(line)
-        line = self._prefix() + line
+        line = self._prefix() + without_controls(line)
         self._release_held()
         self.held = (self.builder.current, line)
         self.emitted += 1
+        self.filled[self.builder.current] = self.filled.get(self.builder.current, 0) + len(line)
 
     def _inline_code(self, element: HtmlElement, stack: list) -> bool:
         if len(element) or not element.text or not element.text.strip():
@@ -789,7 +789,8 @@ def compile_page(data: bytes | str, url: str, *, content_type: str = "") -> Comp
     builder = PageBuilder(url)
     try:
         _compile_html(data, content_type, builder)
-    except Exception as error:  # the last line of defence: a page always comes out, saying why it is short
+    # The last line of defence: a page always comes out, and its notes say why it is short.
+    except Exception as error:  # noqa: BLE001
         builder.note(f"compiler error ({type(error).__name__}: {str(error)[:200]}); "
                      "the page is compiled up to that point")
     return builder.build()
