@@ -117,18 +117,23 @@ def test_a_stored_result_is_reused_unless_refreshed(tmp_path: Path, site: Search
     run_retrieve(tmp_path, site, body)
 
 
-def test_robots_size_and_type_are_reasons_and_robots_can_be_ignored(
+def test_robots_size_type_and_dns_are_reasons_and_robots_can_be_ignored(
     tmp_path: Path, site: SearchSite
 ) -> None:
     async def body(engine: Engine) -> None:
-        response = await engine.command("retrieve -k 3 robots archive big", "s1")
+        response = await engine.command("retrieve -k 4 robots archive big dns", "s1")
         assert response.outcome is Outcome.OK
-        assert response.text.splitlines()[1:] == [
-            'retrieve "robots archive big": 3 results, 0 pages, 3 failed (searxng) → _search/Q0001.md',
+        lines = response.text.splitlines()
+        assert lines[1:5] == [
+            'retrieve "robots archive big dns": 4 results, 0 pages, 4 failed (searxng) → _search/Q0001.md',
             f'1. failed: disallowed by robots.txt — "Secret gardens" {site.url}private/secret.html',
             f'2. failed: unsupported type: application/zip — "Garden archive" {site.url}pages/archive.zip',
             f'3. failed: too large: {BIG} bytes, limit 100000 — "Big gardens" {site.url}pages/big.html',
         ]
+        # The resolver's own words differ from machine to machine.
+        assert lines[5].startswith("4. failed: DNS failure: cannot fetch https://nothing.invalid/gardens: ")
+        assert lines[5].endswith(' — "Nowhere gardens" https://nothing.invalid/gardens')
+        assert len(lines) == 6
 
     async def ignoring(engine: Engine) -> None:
         response = await engine.command("retrieve -k 1 robots", "s1")
