@@ -4,7 +4,7 @@ that fetches the top results at once and says, for each, what happened.
     backend = backend_from_spec(settings.search, settings)   # "ddgs", "searxng=URL", …
     policy = PrefetchPolicy.from_settings(settings, accepts=supported_type)
     done = await retrieve(query, k, backend, fetcher, policy, RobotsRules(http_fetcher),
-                          stored=address_of_url, keep=compile_and_store)
+                          stored=address_of_url, keep=compile_and_store, deadline=trio_time)
     done.report("Q0001"), done.response("Q0001")     # _search/Q0001.md and the .ctl answer
 
 Backends are chosen by name from BACKENDS (`--search NAME[=URL]`, else the WEBSHELL_SEARCH
