@@ -136,8 +136,7 @@ def test_a_wedged_browser_thread_is_abandoned_and_replaced(site: LiveSite) -> No
     """If the browser's own loop stops answering (here: blocked on purpose), the trio side
     stops waiting after the deadline plus the grace, kills our Chromium and its driver, and
     the next call starts a fresh browser."""
-    browser = Browser(live_options(load_timeout=1.0, action_timeout=1.0, settle_cap=0.5,
-                                   recovery_grace=1.0))
+    browser = Browser(live_options(action_timeout=1.0, settle_cap=0.5, recovery_grace=2.0))
     try:
         run(lambda: browser.open(site.url("/index.html")))
         old = browser.processes
@@ -145,12 +144,14 @@ def test_a_wedged_browser_thread_is_abandoned_and_replaced(site: LiveSite) -> No
         assert old.driver in driver_children()
 
         async def wedge(session: object) -> None:
-            time.sleep(browser.options.call_deadline + 3)  # noqa: ASYNC251 — wedges the loop
+            wedged_for = browser.options.call_deadline + browser.options.recovery_grace + 2
+            time.sleep(wedged_for)  # noqa: ASYNC251 — wedges the loop on purpose
 
         started = time.monotonic()
         with pytest.raises(FetchTimeout, match="the browser stopped answering; it was killed"):
             run(lambda: browser._call(wedge))
-        assert time.monotonic() - started < browser.options.call_deadline + SLACK
+        waited = time.monotonic() - started
+        assert waited < browser.options.call_deadline + browser.options.recovery_grace + SLACK
         assert old.pids() == []
         assert old.driver not in driver_children()
         assert browser.processes is not old

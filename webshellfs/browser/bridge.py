@@ -18,6 +18,8 @@ import trio
 
 T = TypeVar("T")
 
+WIND_DOWN_TIMEOUT = 5.0
+
 
 class LoopStuck(Exception):
     """The browser loop did not answer within the caller's deadline."""
@@ -36,7 +38,18 @@ class BrowserLoop:
         try:
             self.loop.run_forever()
         finally:
-            self.loop.close()
+            self._wind_down()
+
+    def _wind_down(self) -> None:
+        """What asyncio.run does on the way out: cancel what is left, let it finish (the
+        driver's pipes close as it does), then close the loop on its own thread."""
+        pending = asyncio.all_tasks(self.loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            self.loop.run_until_complete(asyncio.wait(pending, timeout=WIND_DOWN_TIMEOUT))
+        self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        self.loop.close()
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
@@ -72,7 +85,8 @@ class BrowserLoop:
         return future.result()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop the loop and join the thread (a wedged loop is abandoned: the thread is a daemon)."""
+        """Stop the loop and wait for its thread to wind down. A wedged loop is abandoned (the
+        thread is a daemon) and winds down by itself if it ever runs again."""
         if self.loop.is_closed():
             return
         try:

@@ -16,7 +16,7 @@ from webshellfs.browser.options import BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.processes import ChromiumProcesses
 from webshellfs.browser.records import TabCapture
-from webshellfs.browser.session import Session
+from webshellfs.browser.session import LAUNCH_TIMEOUT, Session
 from webshellfs.errors import FetchTimeout
 
 T = TypeVar("T")
@@ -42,20 +42,22 @@ class Browser:
 
     async def _call(self, make: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
         loop, session = self._started()
+        deadline = self.options.call_deadline + self.options.recovery_grace
+        if not session.running:
+            deadline += LAUNCH_TIMEOUT
         try:
-            return await loop.run(make(session), self.options.call_deadline
-                                  + self.options.recovery_grace)
+            return await loop.run(make(session), deadline)
         except LoopStuck:
             session.processes.kill_driver()
-            self._abandon(loop, session)
+            self._abandon(loop, session, wedged=True)
             raise FetchTimeout("the browser stopped answering; it was killed and is started "
                                "again on the next command (all its tabs are lost)") from None
 
-    def _abandon(self, loop: BrowserLoop, session: Session) -> None:
+    def _abandon(self, loop: BrowserLoop, session: Session, wedged: bool = False) -> None:
         """Make sure nothing of this browser outlives it, and start afresh on the next call."""
         if self.options.mode == "local":
             session.processes.kill()
-        loop.stop(timeout=1.0)
+        loop.stop(timeout=1.0 if wedged else 10.0)
         self._loop = self._session = None
 
     async def open(self, url: str) -> TabCapture:
@@ -89,7 +91,8 @@ class Browser:
         try:
             await loop.run(session.close(), CLOSE_DEADLINE)
         except LoopStuck:
-            pass
+            self._abandon(loop, session, wedged=True)
+            return
         self._abandon(loop, session)
 
     def close_blocking(self) -> None:
@@ -100,7 +103,8 @@ class Browser:
         try:
             loop.run_blocking(session.close(), CLOSE_DEADLINE)
         except TimeoutError:
-            pass
+            self._abandon(loop, session, wedged=True)
+            return
         self._abandon(loop, session)
 
     @property

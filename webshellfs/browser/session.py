@@ -41,7 +41,8 @@ T = TypeVar("T")
 HTML_CONTENT_TYPE = "text/html; charset=utf-8"
 CLOSE_TIMEOUT = 5.0
 RESPONSIVE_TIMEOUT = 1.0
-CONNECT_TIMEOUT_MS = 30_000
+NEW_TAB_TIMEOUT = 15.0
+LAUNCH_TIMEOUT = 30.0
 MAX_REDIRECTS = 10
 _HTML_TYPES = ("", "text/html", "application/xhtml+xml")
 # Errors that mean "the document changed under us": settle again and retry.
@@ -84,6 +85,13 @@ class Session:
         self._spare: asyncio.Task[Page] | None = None
         self._front = ""
         self._lock = asyncio.Lock()
+
+    @property
+    def running(self) -> bool:
+        """Whether a browser is up (a plain read, safe from the trio thread): if not, the next
+        call first launches or connects, which may take up to LAUNCH_TIMEOUT."""
+        browser = self._browser
+        return browser is not None and browser.is_connected()
 
     # public calls -------------------------------------------------------------------------
 
@@ -213,9 +221,9 @@ class Session:
         options = self.options
         try:
             if options.mode == "cdp":
-                return await chromium.connect_over_cdp(options.endpoint, timeout=CONNECT_TIMEOUT_MS)
+                return await chromium.connect_over_cdp(options.endpoint, timeout=LAUNCH_TIMEOUT * 1000)
             if options.mode == "ws":
-                return await chromium.connect(options.endpoint, timeout=CONNECT_TIMEOUT_MS)
+                return await chromium.connect(options.endpoint, timeout=LAUNCH_TIMEOUT * 1000)
             args = list(CHROMIUM_ARGS)
             if os.geteuid() == 0:
                 args.append("--no-sandbox")
@@ -227,7 +235,7 @@ class Session:
                 args=args,
                 env=marker_environment(self.processes.marker),
                 downloads_path=options.downloads_dir,
-                timeout=CONNECT_TIMEOUT_MS,
+                timeout=LAUNCH_TIMEOUT * 1000,
                 handle_sigint=False,
                 handle_sigterm=False,
                 handle_sighup=False,
@@ -270,7 +278,7 @@ class Session:
             spare.cancel()
         if page is None:
             try:
-                page = await asyncio.wait_for(context.new_page(), self.options.load_timeout)
+                page = await asyncio.wait_for(context.new_page(), NEW_TAB_TIMEOUT)
             except (TimeoutError, PlaywrightError) as error:
                 await self._kill_browser()
                 raise FetchError(f"the browser could not open a tab ({first_line(error)}); "
