@@ -231,3 +231,17 @@ def test_calls_on_different_tabs_run_concurrently_from_trio(
     trio.run(both)
     assert "Price: 45 EUR" in results[first.tab_id]
     assert "Price: 50 EUR" in results[second.tab_id]
+
+
+def test_a_listbox_reveals_its_options_as_actions(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/combobox.html")))
+    assert '<ul role="listbox" id="colours" data-wsfs-id="w2" hidden="">' in (
+        page.capture.body.decode())
+    opened = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
+    html = opened.capture.body.decode()
+    assert '<li role="option" data-value="red" data-wsfs-id="w3">Red</li>' in html
+    assert '<li role="option" data-value="blue" data-wsfs-id="w4">Blue</li>' in html
+    chosen = run(lambda: browser.execute(page.tab_id, "w4", "click"))
+    assert "Colour: Blue" in content_text(chosen)
+    assert '<ul role="listbox" id="colours" data-wsfs-id="w2" hidden="">' in (
+        chosen.capture.body.decode())
