@@ -127,3 +127,16 @@ def test_the_main_article_wins_over_comments_and_related_posts_beside_it() -> No
 def test_a_table_of_contents_inside_the_main_text_goes_to_nav() -> None:
     html = (f'<div class="post"><div id="toc"><ul><li><a href="#a">A</a></li></ul></div>{ARTICLE}</div>')
     assert regions(html)["boilerplate/nav.md"] == ["- A [L0001]"]
+
+
+def test_a_list_of_spelled_out_urls_outside_the_main_text_is_not_a_menu() -> None:
+    urls = "".join(f'<li><a href="https://ref.test/{n}">https://ref.test/{n}</a></li>' for n in range(3))
+    out = regions(f'<div class="post">{ARTICLE}</div><div><ul>{urls}</ul></div>')
+    assert list(out) == ["content/00-intro.md"]
+
+
+def test_a_gallery_outweighing_its_story_widens_the_main_text_to_the_article() -> None:
+    captions = "".join(f"<li>Slide {n}: a long caption describing this picture in detail.</li>" for n in range(20))
+    html = (f'<article><p>The story itself.</p><div class="widget">A caption inside the story.</div>'
+            f'<ul>{captions}</ul></article>')
+    assert list(regions(html)) == ["content/00-intro.md"]

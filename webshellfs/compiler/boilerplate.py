@@ -30,12 +30,14 @@ from webshellfs.compiler.rules import (
     LINK_DENSE_MIN_LINKS,
     LINK_DENSE_MIN_SHARE,
     LINK_DENSE_TAGS,
+    LISTING_TAGS,
     MAIN_TEXT_MIN_CHARS,
     MAIN_TEXT_SHARE,
     PAGE_LEVEL_ROLES,
     PAGE_LEVEL_TAGS,
     PARAGRAPH_TAGS,
     SKIP_LINK_WORDS,
+    SPELLED_URL_PREFIXES,
     UNWEIGHED_TAGS,
 )
 
@@ -132,9 +134,23 @@ def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> Html
             or child.tag in PARAGRAPH_TAGS
             or held.get(child, 0) < MAIN_TEXT_SHARE * held.get(container, 0)
         ):
-            article = _the_article_in(container, held)
-            return container if article is None else article
+            return _article_of(container, held)
         container = child
+
+
+def _article_of(container: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement:
+    """Widen or narrow the container to the article the page marks: for a list (a gallery's
+    captions can outweigh the story around them) the <article> it sits in, else the main
+    article inside it."""
+    if container.tag in LISTING_TAGS:
+        enclosing = next(
+            (a for a in container.iterancestors() if a.tag == "article" or a.get("role") == "article"),
+            None,
+        )
+        if enclosing is not None:
+            return enclosing
+    article = _the_article_in(container, held)
+    return container if article is None else article
 
 
 def _the_article_in(container: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
@@ -201,13 +217,18 @@ def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlE
 
 
 def _is_link_dense(element: HtmlElement) -> bool:
+    """A menu: enough links, making up most of the text, and not a list of spelled-out URLs
+    (that is a reference list, which may be main text)."""
     links = 0
     link_chars = 0
+    spelled_urls = 0
     for anchor in element.iter("a"):
         if anchor.get("href") is not None:
+            text = squash(anchor.text_content())
             links += 1
-            link_chars += len(squash(anchor.text_content()))
-    if links < LINK_DENSE_MIN_LINKS:
+            link_chars += len(text)
+            spelled_urls += text.startswith(SPELLED_URL_PREFIXES)
+    if links < LINK_DENSE_MIN_LINKS or 2 * spelled_urls >= links:
         return False
     total = len(squash(element.text_content()))
     return total == 0 or link_chars >= LINK_DENSE_MIN_SHARE * total

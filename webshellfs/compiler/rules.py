@@ -101,10 +101,12 @@ INSIDE_MAIN_STEMS = tuple((s, r) for s, r in BOILERPLATE_STEMS if r in _INSIDE_M
 INSIDE_MAIN_MAX_SHARE = 0.1
 INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure"})
 
-# A block outside the main text is a menu when it holds at least this many links and links
-# make up at least this share of its text.
+# A block outside the main text is a menu when it holds at least this many links, links make
+# up at least this share of its text…
 LINK_DENSE_MIN_LINKS = 3
 LINK_DENSE_MIN_SHARE = 0.6
+# …unless half its link texts are spelled-out URLs (a reference list).
+SPELLED_URL_PREFIXES = ("http://", "https://", "www.")
 LINK_DENSE_TAGS = frozenset({"ul", "ol", "menu", "div", "section", "table", "p", "dl"})
 # The main text container: descend from <body> into the child holding at least this share of
 # the text outside links, as long as one does (see boilerplate.find_main_container), but never
@@ -115,6 +117,9 @@ PARAGRAPH_TAGS = frozenset({
     "figcaption", "caption", "address", "summary", "legend", "label", "a", "b", "i", "em",
     "strong", "code", "q", "small", "sup", "sub",
 })
+# A main text container that is one of these (a gallery, a listing) widens to the <article>
+# around it.
+LISTING_TAGS = frozenset({"ul", "ol", "dl", "table", "tbody"})
 # When the main text container holds an <article> with at least this share of its text and
 # at least ARTICLE_LEAD times the text of any other article, that article is the main text.
 ARTICLE_MIN_SHARE = 0.3
