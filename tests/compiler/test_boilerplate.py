@@ -140,3 +140,10 @@ def test_a_gallery_outweighing_its_story_widens_the_main_text_to_the_article() -
     html = (f'<article><p>The story itself.</p><div class="widget">A caption inside the story.</div>'
             f'<ul>{captions}</ul></article>')
     assert list(regions(html)) == ["content/00-intro.md"]
+
+
+def test_a_landmark_holding_the_main_text_stays_in_content() -> None:
+    html = f'<nav><a href="/">Home</a></nav><aside class="content-column">{ARTICLE}</aside>'
+    out = regions(html)
+    assert out["boilerplate/nav.md"] == ["Home [L0001]"]
+    assert len(out["content/00-intro.md"]) == 8

@@ -4,8 +4,10 @@ Two kinds of evidence, both deterministic:
 - what the page says: nav/aside elements, ARIA landmarks, page-level header/footer;
 - what the page shows, for pages that mark nothing: blocks named like chrome (class/id words
   such as `sidebar`, `share`, `cookie`), skip links, and link-dense menus.
-The second kind is only applied outside the main text container, the smallest element that
-holds most of the page's paragraph text, so main text never leaves content/.
+The second kind is applied outside the main text container (the smallest element holding
+most of the page's text outside links, or the article the page marks), and inside it only for
+small blocks named like share bars, related links or a table of contents, so main text never
+leaves content/. tests/benchmarks/bench_boilerplate.py measures that on real pages.
 """
 
 from __future__ import annotations

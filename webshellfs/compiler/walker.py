@@ -247,15 +247,18 @@ class Walker:
 
     def _region_of(self, element: HtmlElement, tag: str) -> str | None:
         """The region an element starts: inside a region only a landmark (a nav inside the
-        header is the nav); elsewhere also the evidence rules of boilerplate.py."""
+        header is the nav); elsewhere also the evidence rules of boilerplate.py. Never an
+        element holding the main text container."""
+        page = self.page
+        if element in page.main_path:
+            return None  # it holds the main text, whatever it calls itself
         page_level = self.sectioning_depth == 0 and not self.in_main
         region = landmark_region(element, page_level)
         if region is not None or self.region is not None:
             return region
         if tag == "a" and is_skip_link(element):
             return "nav"
-        page = self.page
-        if page.main is None or element in page.main_path:
+        if page.main is None:
             return None
         if self.in_main:
             return minor_region(element, page.weights, page.main)
