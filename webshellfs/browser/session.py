@@ -99,8 +99,13 @@ class Session:
         """A new tab at url, loaded and captured. A non-HTML response keeps no tab."""
         await self.policy.check(url)
         tab = await self._new_tab()
+
+        async def run() -> TabCapture:
+            await self._to_front(tab)
+            return await self._load(tab, url)
+
         try:
-            result = await self._guarded(tab, self._load(tab, url), f"loading {url}")
+            result = await self._guarded(tab, run(), f"loading {url}")
         except BaseException:
             await self._recover(tab)
             raise
@@ -269,13 +274,7 @@ class Session:
         Making a page costs more than loading a small one, so the next is made in advance."""
         context = await self._ensure()
         spare, self._spare = self._spare, None
-        page = None
-        if spare is not None and spare.done() and not spare.cancelled() and not spare.exception():
-            candidate = spare.result()
-            if candidate.context is context and not candidate.is_closed():
-                page = candidate
-        elif spare is not None:
-            spare.cancel()
+        page = await self._take_spare(spare, context)
         if page is None:
             try:
                 page = await asyncio.wait_for(context.new_page(), NEW_TAB_TIMEOUT)
@@ -284,13 +283,28 @@ class Session:
                 raise FetchError(f"the browser could not open a tab ({first_line(error)}); "
                                  "it is started again on the next command") from None
         tab = self._adopt(page)
-        self._spare = asyncio.ensure_future(self._make_spare(context, tab))
+        self._spare = asyncio.ensure_future(self._make_spare(context))
         return tab
 
-    async def _make_spare(self, context: BrowserContext, front: Tab) -> Page:
+    @staticmethod
+    async def _take_spare(
+        spare: asyncio.Task[Page] | None, context: BrowserContext
+    ) -> Page | None:
+        if spare is None or spare.cancelled():
+            return None
+        try:
+            page = await asyncio.wait_for(spare, NEW_TAB_TIMEOUT)
+        except (TimeoutError, PlaywrightError):
+            return None
+        return page if page.context is context and not page.is_closed() else None
+
+    async def _make_spare(self, context: BrowserContext) -> Page:
         page = await context.new_page()
-        with suppress(PlaywrightError):
-            await self._to_front(front)
+        # A new page takes the front; give it back to the tab that should have it.
+        wanted = self._tabs.get(self._front)
+        if wanted is not None:
+            with suppress(PlaywrightError):
+                await wanted.page.bring_to_front()
         return page
 
     @staticmethod
