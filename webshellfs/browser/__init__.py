@@ -1,10 +1,21 @@
 """The browser room: pages loaded and driven in a real Chromium through Playwright.
 
 Playwright is asyncio and the filesystem is trio, so the browser lives on its own thread with
-its own asyncio loop (bridge.py); `Browser` (service.py) is the trio-facing API and
+its own asyncio loop (bridge.py). `Browser` (service.py) is the trio-facing API:
+
+    browser = Browser(BrowserOptions.from_settings(settings))
+    opened = await browser.open(url)                      # TabCapture: tab_id, capture, …
+    after = await browser.execute(opened.tab_id, action.locator, action.kind, {"q": "shoes"})
+    after.navigated                                       # URL changed: a new page, else a state
+    await browser.navigate(tab_id, link_url)              # follow a link L… in the same tab
+    await browser.focus(tab_id)                           # capture the tab's current state
+    await browser.close_tab(tab_id); await browser.aclose()
+
 `BrowserFetcher` puts it behind the engine's Fetcher protocol. A capture is the rendered DOM
 serialized as HTML (scripts.py) for the same compiler as static pages, with every actionable
-element marked `data-wsfs-id` so `execute` finds exactly that element again.
+element marked `data-wsfs-id` (the compiled action's locator) so `execute` finds exactly that
+element again. Errors are the domain ones: FetchTimeout, FetchError, AccessDenied,
+NotFoundError (a tab or element that is gone, with the reason), UsageError (bad inputs).
 """
 
 from webshellfs.browser.fetcher import BrowserFetcher
