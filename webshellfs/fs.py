@@ -27,7 +27,7 @@ import logging
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import pyfuse3
@@ -43,7 +43,7 @@ from webshellfs.errors import (
     UsageError,
     WebshellError,
 )
-from webshellfs.inodes import CTL_PATH, ROOT_PATH, InodeTable, child_path, parent_path
+from webshellfs.inodes import CTL_PATH, InodeTable, child_path, parent_path
 
 __all__ = ["ERRNO_FOR", "ERRNO_FOR_OUTCOME", "Operations", "errno_for", "session_of"]
 
@@ -73,6 +73,10 @@ FOREVER = 3600.0
 # Directories that gain entries (the root, _log/) keep their attributes briefly: only their
 # mtime goes stale, and a zero timeout would cost a GETATTR on every path walked through them.
 CHANGING_DIR_ATTR_TIMEOUT = 1.0
+# Immutable entries (and listings of immutable directories) are remembered once seen, so the
+# requests a warm `grep -r` still sends (open, opendir, readdir) skip the engine. Past this many
+# the memory is simply dropped and refilled.
+KNOWN_LIMIT = 200_000
 
 SESSION_VARIABLE = b"WEBSHELL_SESSION="
 
@@ -132,12 +136,16 @@ class _OpenFile:
     response: bytes | None = None  # .ctl: the response as of the last read at offset 0
 
 
-@dataclass
-class _OpenDir:
-    path: str
-    dot_entries: list[tuple[bytes, Entry]]  # "." and "..": listed, but never lookup-counted
-    entries: list[Entry] = field(default_factory=list)
-    session: str = ""  # the root only: whose `.ctl` inode the listing shows
+@dataclass(frozen=True)
+class _Known:
+    """An entry with its attributes, ready to answer lookup, getattr and readdir."""
+
+    entry: Entry
+    attrs: pyfuse3.EntryAttributes
+
+
+# A directory listing as readdir serves it: (name, attributes, counts as a kernel lookup).
+_Listing = list[tuple[bytes, pyfuse3.EntryAttributes, bool]]
 
 
 def _read_only(*_args: Any) -> Awaitable[NoReturn]:
@@ -152,6 +160,8 @@ class Operations(pyfuse3.Operations):
         engine: answers every question about paths and runs `.ctl` commands.
         inodes: path ↔ inode numbers and the kernel's lookup counts.
         _files, _dirs: open handles by number; one counter numbers both.
+        _known: path → entry and attributes, for immutable entries only (they never change).
+        _listings: path → listing, for immutable directories only.
     """
 
     enable_writeback_cache = False
@@ -163,8 +173,10 @@ class Operations(pyfuse3.Operations):
         self._uid = os.getuid()
         self._gid = os.getgid()
         self._files: dict[int, _OpenFile] = {}
-        self._dirs: dict[int, _OpenDir] = {}
+        self._dirs: dict[int, _Listing] = {}
         self._next_handle = 1
+        self._known: dict[str, _Known] = {}
+        self._listings: dict[str, _Listing] = {}
 
     # --- names and attributes
 
@@ -174,11 +186,27 @@ class Operations(pyfuse3.Operations):
             raise pyfuse3.FUSEError(errno.ENOENT)
         return path
 
+    def _known_entry(self, path: str) -> _Known:
+        known = self._known.get(path)
+        if known is None:
+            entry = self.engine.entry(path)
+            if entry is None:
+                raise pyfuse3.FUSEError(errno.ENOENT)
+            known = self._remember(entry)
+        return known
+
+    def _remember(self, entry: Entry) -> _Known:
+        """Entry with fresh attributes; kept for next time if the engine says it never changes."""
+        known = _Known(entry, self._attributes(entry))
+        if entry.immutable:
+            if len(self._known) >= KNOWN_LIMIT:
+                self._known.clear()
+                self._listings.clear()
+            self._known[entry.path] = known
+        return known
+
     def _entry(self, path: str) -> Entry:
-        entry = self.engine.entry(path)
-        if entry is None:
-            raise pyfuse3.FUSEError(errno.ENOENT)
-        return entry
+        return self._known_entry(path).entry
 
     def _attributes(self, entry: Entry, inode: int | None = None) -> pyfuse3.EntryAttributes:
         """Attributes of entry; inode defaults to the path's own number (`.ctl` passes its
@@ -227,10 +255,10 @@ class Operations(pyfuse3.Operations):
                 path = child_path(parent, name.decode("ascii"))
             except UnicodeDecodeError:
                 raise pyfuse3.FUSEError(errno.ENOENT) from None  # every name we show is ASCII
-        inode = None
         if path == CTL_PATH:
-            inode = self.inodes.ctl_inode(session_of(ctx.pid))
-        attrs = self._attributes(self._entry(path), inode)
+            attrs = self._attributes(self._entry(path), self.inodes.ctl_inode(session_of(ctx.pid)))
+        else:
+            attrs = self._known_entry(path).attrs
         self.inodes.remember(attrs.st_ino)
         return attrs
 
@@ -243,7 +271,10 @@ class Operations(pyfuse3.Operations):
 
     @guarded
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
-        return self._attributes(self._entry(self._path(inode)), inode)
+        known = self._known_entry(self._path(inode))
+        if known.entry.writable:
+            return self._attributes(known.entry, inode)  # .ctl: this session's inode
+        return known.attrs
 
     @guarded
     async def setattr(
@@ -265,32 +296,43 @@ class Operations(pyfuse3.Operations):
 
     # --- directories
 
+    def _children(self, directory: Entry, ctx: pyfuse3.RequestContext) -> _Listing:
+        listing = self._listings.get(directory.path)
+        if listing is not None:
+            return listing
+        listing = []
+        for child in self.engine.listdir(directory.path):
+            if child.writable:  # .ctl, listed with the caller's session's inode
+                attrs = self._attributes(child, self.inodes.ctl_inode(session_of(ctx.pid)))
+            else:
+                attrs = (self._known.get(child.path) or self._remember(child)).attrs
+            listing.append((child.name.encode("ascii"), attrs, True))
+        if directory.immutable:
+            self._listings[directory.path] = listing
+        return listing
+
     @guarded
     async def opendir(self, inode: int, ctx: pyfuse3.RequestContext) -> int:
         path = self._path(inode)
-        dots = [(b".", self._entry(path)), (b"..", self._entry(parent_path(path)))]
-        handle = self._new_handle()
+        here = self._known_entry(path)
+        # "." and ".." are listed but never lookup-counted (pyfuse3's rule).
+        listing = [(b".", here.attrs, False), (b"..", self._known_entry(parent_path(path)).attrs,
+                                                  False)]
         # One listing per open: readdir continues from an index into it, so a directory that
         # grows while `ls` runs never shows an entry twice or skips one.
-        session = session_of(ctx.pid) if path == ROOT_PATH else ""
-        self._dirs[handle] = _OpenDir(path, dots, self.engine.listdir(path), session)
+        listing += self._children(here.entry, ctx)
+        handle = self._new_handle()
+        self._dirs[handle] = listing
         return handle
 
     @guarded
     async def readdir(self, fh: int, start_id: int, token: pyfuse3.ReaddirToken) -> None:
         listing = self._dirs[fh]
-        dots = len(listing.dot_entries)
-        for index in range(start_id, dots + len(listing.entries)):
-            if index < dots:
-                name, entry = listing.dot_entries[index]
-            else:
-                entry = listing.entries[index - dots]
-                name = entry.name.encode("ascii")
-            inode = self.inodes.ctl_inode(listing.session) if entry.writable else None
-            attrs = self._attributes(entry, inode)
+        for index in range(start_id, len(listing)):
+            name, attrs, counted = listing[index]
             if not pyfuse3.readdir_reply(token, name, attrs, index + 1):
                 return
-            if index >= dots:
+            if counted:
                 self.inodes.remember(attrs.st_ino)
 
     @guarded

@@ -10,9 +10,9 @@ import time
 from tests.fs.conftest import Mount
 from tests.site import FixtureSite
 
-SLOW_SECONDS = 6.0
+SLOW_SECONDS = 10.0
 READERS = 10
-ROUNDS = 15
+ROUNDS = 10
 
 
 def test_ten_readers_never_wait_for_a_slow_open(mounted: Mount, site: FixtureSite) -> None:
