@@ -72,3 +72,9 @@ def test_nesting_beyond_the_parser_limit_is_noted() -> None:
 def test_text_the_parser_drops_is_noted() -> None:
     page = compile_page("<table><colgroup></html>" + "lost words " * 10, "https://t.test/")
     assert page.notes == ("the HTML parser dropped part of the text (a malformed region); the rest is kept",)
+
+
+def test_markup_inside_attribute_values_is_not_mistaken_for_lost_text() -> None:
+    payload = '{"caption":"<p>' + "words " * 2000 + '</p>"}'
+    page = compile_page(f"<div data-json='{payload}'><p>Shown.</p></div>", "https://t.test/")
+    assert page.notes == ()
