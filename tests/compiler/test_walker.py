@@ -176,6 +176,7 @@ def test_image_source_is_the_largest_srcset_candidate_or_the_lazy_one() -> None:
 def test_title_and_language() -> None:
     page = compile_page('<html lang="de"><head><title> Ein  Titel </title></head><p>x</p></html>', URL)
     assert (page.title, page.lang) == ("Ein Titel", "de")
+    assert compile_page('<html xml:lang="fr"><p>x</p></html>', URL).lang == "fr"
     assert compile_page("<h1>From the heading</h1>", URL).title == "From the heading"
     og = '<head><meta property="og:title" content="From OG"></head><h1>h</h1>'
     assert compile_page(og, URL).title == "From OG"
@@ -234,3 +235,9 @@ def test_permalink_marks_are_not_part_of_a_section_name() -> None:
 def test_line_breaks_inside_preformatted_text_survive_highlighting_and_controls_do_not() -> None:
     html = "<pre><code><span>// a</span><br><b>x</b>\t= 1;<script>no</script>\n<i>y\x1b</i></code></pre>"
     assert text(html) == ["```", "// a", "x\t= 1;", "y", "```"]
+
+
+def test_highlighted_inline_code_is_one_backticked_run_unless_it_holds_a_link() -> None:
+    html = ('<p>Call <code><span>f</span>(<b>x</b>)</code> or '
+            '<code><a href="/api#g">g</a>()</code>.</p>')
+    assert text(html) == ["Call `f(x)` or g [L0001] ()."]

@@ -33,7 +33,10 @@ MAX_HEADING_CHARS = 300
 
 LIST_TAGS = frozenset({"ul", "ol", "menu"})
 ORDERED_LIST_TAGS = frozenset({"ol"})
-# Inline elements whose text is code: wrapped in backticks when they hold only text.
+# Elements that become objects (refs) when walked: inline code holding one is walked, not
+# backticked.
+OBJECT_TAGS = ("a", "img", "input", "button", "select", "textarea", "table")
+# Inline elements whose text is code: wrapped in backticks when they hold no object.
 INLINE_CODE_TAGS = frozenset({"code", "kbd", "samp", "tt"})
 PREFORMATTED_TAGS = frozenset({"pre", "listing", "plaintext", "xmp"})
 

@@ -48,6 +48,7 @@ from webshellfs.compiler.rules import (
     MAX_SECTION_CHARS,
     MAX_SECTIONS,
     MAX_TEXT_CHARS,
+    OBJECT_TAGS,
     ORDERED_LIST_TAGS,
     PREFORMATTED_TAGS,
     SECTIONING_ROLES,
@@ -621,9 +622,12 @@ class Walker:
         self.filled[self.builder.current] = self.filled.get(self.builder.current, 0) + len(line)
 
     def _inline_code(self, element: HtmlElement, stack: list) -> bool:
-        if len(element) or not element.text or not element.text.strip():
+        """`code` in backticks, unless it holds objects (links, images…) that need the walk."""
+        if len(element) and next(element.iterdescendants(*OBJECT_TAGS), None) is not None:
             return True
-        self._add_text(f"`{squash(element.text)}`")
+        code = squash(_preformatted_text(element) if len(element) else element.text or "")
+        if code:
+            self._add_text(f"`{code}`")
         return False
 
 
@@ -804,7 +808,7 @@ def _compile_html(data: bytes | str, content_type: str, builder: PageBuilder) ->
     for note in document.notes:
         builder.note(note)
     root = document.root
-    builder.lang = squash(root.get("lang") or "")
+    builder.lang = squash(root.get("lang") or root.get("xml:lang") or "")
     base = root.find(".//base[@href]")
     if base is not None:
         builder.base_url = builder.resolve_url(base.get("href")) or builder.url
