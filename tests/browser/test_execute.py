@@ -70,7 +70,7 @@ def test_choosing_size_m_changes_the_price(browser: Browser, site: LiveSite) -> 
     assert '<option value="m" selected="">Medium</option>' in by_label.capture.body.decode()
     by_value = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "l"}))
     assert "Price: 50 EUR" in content_text(by_value)
-    with pytest.raises(UsageError, match=r"no option 'XL'; choices: s=small \| m=medium \| "
+    with pytest.raises(UsageError, match=r"no choice 'XL'; choices: s=small \| m=medium \| "
                                          r"l=large"):
         run(lambda: browser.execute(page.tab_id, size, "select", {"size": "XL"}))
 
@@ -245,3 +245,31 @@ def test_a_listbox_reveals_its_options_as_actions(browser: Browser, site: LiveSi
     assert "Colour: Blue" in content_text(chosen)
     assert '<ul role="listbox" id="colours" data-wsfs-id="w2" hidden="">' in (
         chosen.capture.body.decode())
+
+
+def test_select_chooses_in_list_boxes_and_radio_groups(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/combobox.html")))
+    listbox = locator_of(page, "//ul[@role='listbox']")
+    run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
+    with pytest.raises(UsageError, match=r"no choice 'green'; choices: red=red \| blue=blue"):
+        run(lambda: browser.execute(page.tab_id, listbox, "select", {"value": "green"}))
+    chosen = run(lambda: browser.execute(page.tab_id, listbox, "select", {"value": "Red"}))
+    assert "Colour: Red" in content_text(chosen)
+    group = locator_of(page, "//input[@value='matte']")
+    by_label = run(lambda: browser.execute(page.tab_id, group, "select", {"finish": "Gloss"}))
+    assert "Finish: gloss" in content_text(by_label)
+    assert '<input type="radio" name="finish" data-wsfs-id="w6" value="gloss" checked="">' in (
+        by_label.capture.body.decode())
+    by_value = run(lambda: browser.execute(page.tab_id, group, "select", {"finish": "matte"}))
+    assert "Finish: matte" in content_text(by_value)
+
+
+def test_check_works_on_aria_menu_items(browser: Browser, site: LiveSite) -> None:
+    page = run(lambda: browser.open(site.url("/combobox.html")))
+    primer = locator_of(page, "//div[@id='primer']")
+    on = run(lambda: browser.execute(page.tab_id, primer, "check"))
+    assert "Primer: yes" in content_text(on)
+    still_on = run(lambda: browser.execute(page.tab_id, primer, "check"))
+    assert "Primer: yes" in content_text(still_on)
+    off = run(lambda: browser.execute(page.tab_id, primer, "uncheck"))
+    assert "Primer: no" in content_text(off)

@@ -10,26 +10,58 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
+from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.errors import UsageError
 
 Operation = Callable[[Locator, Mapping[str, str], float], Awaitable[None]]
 
 _FALSE_WORDS = ("", "0", "false", "off", "no", "unchecked")
 
-# Finds the option a user meant: by value first, then by visible label (case-insensitive).
-_PICK_OPTION = """
-(select, wanted) => {
-  const norm = (s) => s.replace(/\\s+/g, ' ').trim().toLowerCase();
-  const options = Array.from(select.options);
-  const byValue = options.find((o) => o.value === wanted);
-  if (byValue) return { value: byValue.value };
-  const byLabel = options.find((o) => norm(o.label || o.text) === norm(wanted));
-  if (byLabel) return { value: byLabel.value };
-  return { choices: options.map((o) => o.value + '=' + norm(o.label || o.text)) };
+# Finds the choice a user meant, by value first, then by visible label (case-insensitive):
+# an option of a <select>, a radio of the element's group, or an ARIA option/radio inside a
+# list box or radio group. Answers {value} for a select, {target, check} for the element to
+# click or check, {click} for an element with no choices of its own, or {choices} if none fits.
+_PICK = """
+(el, wanted) => {
+  const ID = '__LOCATOR__';
+  const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+  const same = (a, b) => norm(a).toLowerCase() === norm(b).toLowerCase();
+  const choose = (items, valueOf, labelOf) =>
+    items.find((i) => valueOf(i) === wanted) || items.find((i) => same(labelOf(i), wanted));
+  const listed = (items, valueOf, labelOf) =>
+    ({ choices: items.map((i) => valueOf(i) + '=' + norm(labelOf(i)).toLowerCase()) });
+  if (el.localName === 'select') {
+    const options = Array.from(el.options);
+    const label = (o) => o.label || o.text;
+    const found = choose(options, (o) => o.value, label);
+    return found ? { value: found.value } : listed(options, (o) => o.value, label);
+  }
+  let items;
+  let valueOf;
+  const labelOf = (i) => (i.labels && i.labels.length ? i.labels[0].textContent : i.textContent);
+  if (el.localName === 'input' && el.type === 'radio') {
+    const scope = el.form || el.ownerDocument;
+    items = Array.from(scope.querySelectorAll('input[type=radio]'))
+      .filter((r) => r.name === el.name && (r.form || r.ownerDocument) === scope);
+    valueOf = (r) => r.value;
+  } else {
+    items = Array.from(el.querySelectorAll('[role=option], [role=radio], [role=menuitemradio]'));
+    valueOf = (o) => o.getAttribute('data-value') || norm(o.textContent);
+  }
+  if (!items.length) return { click: true };
+  const found = choose(items, valueOf, labelOf);
+  if (!found) return listed(items, valueOf, labelOf);
+  if (!found.hasAttribute(ID)) {
+    const next = window.__wsfsNext || 1;
+    window.__wsfsNext = next + 1;
+    found.setAttribute(ID, 'w' + next);
+  }
+  return { target: found.getAttribute(ID), check: found.localName === 'input' };
 }
-"""
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
 
 _DESCRIBE_FIELD = "(e) => [e.localName, (e.type || '').toLowerCase()]"
 
@@ -56,10 +88,10 @@ def attribute_selector(name: str, value: str) -> str:
 
 
 async def option_value(select: Locator, wanted: str) -> str:
-    picked = await select.evaluate(_PICK_OPTION, wanted)
+    picked = await select.evaluate(_PICK, wanted)
     if "value" in picked:
         return str(picked["value"])
-    raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked['choices'])}")
+    raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked.get('choices', []))}")
 
 
 async def click(element: Locator, values: Mapping[str, str], timeout: float) -> None:
@@ -78,17 +110,46 @@ async def enter(element: Locator, values: Mapping[str, str], timeout: float) -> 
 
 
 async def select(element: Locator, values: Mapping[str, str], timeout: float) -> None:
-    value = await option_value(element, single_value(values, "select"))
-    await element.select_option(value=value, timeout=timeout)
+    """Choose by value or label: in a <select>, a radio group, or an ARIA list box; an
+    option element on its own (no value given) is simply clicked."""
+    if not values:
+        await element.click(timeout=timeout)
+        return
+    wanted = single_value(values, "select")
+    picked = await element.evaluate(_PICK, wanted)
+    if "value" in picked:
+        await element.select_option(value=picked["value"], timeout=timeout)
+    elif "target" in picked:
+        target = element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, picked["target"]))
+        if picked["check"]:
+            await target.check(timeout=timeout)
+        else:
+            await target.click(timeout=timeout)
+    elif "click" in picked:
+        await element.click(timeout=timeout)
+    else:
+        raise UsageError(f"no choice {wanted!r}; choices: {' | '.join(picked['choices'])}")
 
 
 async def check(element: Locator, values: Mapping[str, str], timeout: float) -> None:
     wanted = True if not values else single_value(values, "check").lower() not in _FALSE_WORDS
-    await element.set_checked(wanted, timeout=timeout)
+    await _set_checked(element, wanted, timeout)
+
+
+async def _set_checked(element: Locator, wanted: bool, timeout: float) -> None:
+    """Native and ARIA checkboxes through Playwright; other checkable roles (menu items) by a
+    click when their aria-checked state differs."""
+    try:
+        await element.set_checked(wanted, timeout=timeout)
+    except PlaywrightError as error:
+        if "Not a checkbox or radio button" not in str(error):
+            raise
+        if (await element.get_attribute("aria-checked") == "true") != wanted:
+            await element.click(timeout=timeout)
 
 
 async def uncheck(element: Locator, values: Mapping[str, str], timeout: float) -> None:
-    await element.set_checked(False, timeout=timeout)
+    await _set_checked(element, False, timeout)
 
 
 async def follow(element: Locator, values: Mapping[str, str], timeout: float) -> None:
