@@ -634,7 +634,8 @@ class Walker:
 # --- helpers ----------------------------------------------------------------------------------
 
 _REF = re.compile(r"\s*\[[ALIT]\d{2,}\]")
-_LABELLED_REF = re.compile(r"\[(?:[AI]\d{2,}) [a-z ]+(?:: |\")?([^\]]*?)\"?\]")
+# Brackets are excluded inside, so a page full of `[A01 x` cannot make this quadratic.
+_LABELLED_REF = re.compile(r"\[(?:[AI]\d{2,}) [a-z ]+(?:: |\")?([^\[\]]*?)\"?\]")
 
 
 def _strip_refs(text: str) -> str:
