@@ -241,3 +241,8 @@ def test_highlighted_inline_code_is_one_backticked_run_unless_it_holds_a_link() 
     html = ('<p>Call <code><span>f</span>(<b>x</b>)</code> or '
             '<code><a href="/api#g">g</a>()</code>.</p>')
     assert text(html) == ["Call `f(x)` or g [L0001] ()."]
+
+
+def test_deep_nesting_is_shown_at_a_bounded_depth() -> None:
+    lines = text("<blockquote>" * 100 + "<p>deep</p>" * 3)
+    assert lines == ["> " * 24 + "deep"] * 3

@@ -143,5 +143,7 @@ MAX_TEXT_CHARS = 100_000_000
 # A content section longer than this continues in a new file, "Name (part 2)": no file is too
 # big to read whole.
 MAX_SECTION_CHARS = 100_000
+# Nested lists and quotes deeper than this are shown at this depth.
+MAX_PREFIX_LEVELS = 24
 # Longer paragraphs are wrapped at a space into several lines, so grep output stays usable.
 MAX_LINE_CHARS = 4000

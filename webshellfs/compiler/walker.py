@@ -45,6 +45,7 @@ from webshellfs.compiler.rules import (
     LIST_TAGS,
     MAX_HEADING_CHARS,
     MAX_LINE_CHARS,
+    MAX_PREFIX_LEVELS,
     MAX_SECTION_CHARS,
     MAX_SECTIONS,
     MAX_TEXT_CHARS,
@@ -349,8 +350,11 @@ class Walker:
             self.held = None
 
     def _prefix(self) -> str:
+        """List markers, indentation and quote marks for the next line. Only the outer
+        MAX_PREFIX_LEVELS containers show: deeper nesting would make every line a wall of
+        indentation (and a small hostile page a huge output)."""
         parts = []
-        for prefix in self.prefixes:
+        for prefix in self.prefixes[:MAX_PREFIX_LEVELS]:
             parts.append(prefix.rest if prefix.used else prefix.first)
             prefix.used = True
         return "".join(parts)
