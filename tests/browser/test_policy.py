@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.browser.conftest import content_text, live_options, run
+from tests.browser.conftest import content_text, live_options, locator_of, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
 from webshellfs.browser.policy import NetworkPolicy
@@ -84,5 +84,12 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
         allowed = run(lambda: browser.open(f"http://localhost:{port}/redirect?to=/jslist.html"))
         assert allowed.capture.url == f"http://localhost:{port}/jslist.html"
         assert "Mercury (built by script)" in content_text(allowed)
+        login = run(lambda: browser.open(f"http://localhost:{port}/login.html"))
+        account = run(lambda: browser.execute(login.tab_id, locator_of(login, "//form"),
+                                              "submit", {"user": "carol", "password": "secret"}))
+        assert account.capture.url == f"http://localhost:{port}/account"
+        assert "Signed in as carol." in content_text(account)
+        again = run(lambda: browser.open(f"http://localhost:{port}/account"))
+        assert "Signed in as carol." in content_text(again)
     finally:
         browser.close_blocking()
