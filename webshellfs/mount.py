@@ -16,6 +16,7 @@ import errno
 import faulthandler
 import logging
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 MOUNT_OPTIONS = frozenset(pyfuse3.default_options | {"fsname=webshellfs", "subtype=webshellfs"})
 READY = "ready"
+READY_TIMEOUT = 60.0  # seconds the parent waits for the detached daemon to mount
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # pyfuse3 ends a worker task whenever more than min_tasks are idle and starts one when none is:
 # with the default of 1, a run of sequential requests (`grep -r`) starts and ends a task per
@@ -117,6 +119,11 @@ def _detach(settings: Settings, mountpoint: Path, log_path: Path) -> int:
         os._exit(_daemon(settings, mountpoint, log_path, write_end))
     os.close(write_end)
     with os.fdopen(read_end, "r", encoding="utf-8") as pipe:
+        if not select.select([pipe], [], [], READY_TIMEOUT)[0]:
+            os.kill(child, signal.SIGTERM)
+            print(f"webshellfs: the daemon did not mount within {READY_TIMEOUT:g} s, so it was "
+                  f"stopped; see {log_path}", file=sys.stderr)
+            return 1
         message = pipe.readline().strip()
     if message == READY:
         return 0

@@ -55,6 +55,12 @@ def test_kill_during_open_leaves_no_half_page_and_remount_clears_the_stale_mount
     first.kill()
     assert writer.wait(timeout=EXIT_WAIT) != 0
     assert "Transport endpoint is not connected" in sh(f"ls {first.path}").stderr
+    helper = subprocess.run([str(Path(sys.executable).parent / "webshell"), "--mount",
+                             str(first.path), "help"], capture_output=True, text=True, timeout=30)
+    assert helper.returncode == 2
+    assert helper.stderr.splitlines()[1] == (
+        f"webshell: the daemon behind {first.path} died; remount with ./mount.sh {first.path} "
+        "(it clears the stale mount)")
 
     second = new_mount().start()
     assert "clearing a stale mount" in second.stderr.read_text()
