@@ -15,8 +15,10 @@ commands; with its own inode each session waits only for itself. Its entry is ne
 every path walk asks again and each caller lands on its own session's inode.
 
 Caching: a stored page never changes, so its entries carry long timeouts and its files keep
-the kernel page cache across opens. Files that change (`.ctl`, `_pages.tsv`, the logs) get
-no attribute caching and direct I/O, so every read sees the current bytes whatever their size.
+the kernel page cache across opens, and this layer remembers their attributes and listings so
+the requests the kernel still sends (open, opendir, readdir) do not reach the engine. Files
+that change (`.ctl`, `_pages.tsv`, `README.md`) get no attribute caching and direct I/O, so
+every read sees the current bytes whatever their size.
 """
 
 from __future__ import annotations
