@@ -5,7 +5,7 @@ first (before trio or any thread exists) and the parent waits on a pipe until th
 mount is ready, or says why it could not mount, so the user sees "cache is locked by pid N" and
 a non-zero exit status instead of a daemon that died in silence.
 
-The daemon stops cleanly on SIGINT/SIGTERM (it unmounts) and when someone runs
+The daemon stops cleanly on SIGINT/SIGTERM/SIGHUP (it unmounts) and when someone runs
 `fusermount3 -u` (the FUSE loop ends by itself). A mount left behind by a killed daemon
 ("Transport endpoint is not connected") is cleared before mounting again.
 """
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 MOUNT_OPTIONS = frozenset(pyfuse3.default_options | {"fsname=webshellfs", "subtype=webshellfs"})
 READY = "ready"
 READY_TIMEOUT = 60.0  # seconds the parent waits for the detached daemon to mount
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: the terminal closed
 # pyfuse3 ends a worker task whenever more than min_tasks are idle and starts one when none is:
 # with the default of 1, a run of sequential requests (`grep -r`) starts and ends a task per
 # request. Keeping a few idle costs nothing and cut the daemon's CPU per warm grep by a quarter.

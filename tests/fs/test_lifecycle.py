@@ -71,7 +71,7 @@ def test_kill_during_open_leaves_no_half_page_and_remount_clears_the_stale_mount
     assert result.stdout.splitlines()[1] == "N0002  Souvenir Shop"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_stop_signal_unmounts_cleanly(mounted: Mount, signum: int) -> None:
     assert mounted.process is not None
     mounted.process.send_signal(signum)
