@@ -43,25 +43,33 @@ def is_hidden(element: HtmlElement) -> bool:
     return tag == "dialog" and element.get("open") is None
 
 
-def plain_text(element: HtmlElement) -> str:
+def plain_text(element: HtmlElement, limit: int | None = None) -> str:
     """The element's visible text, squashed, without registering any object.
 
     Iterative (an explicit stack), so a document nested thousands of levels deep cannot hit
-    Python's recursion limit."""
+    Python's recursion limit. With `limit`, at most about that many characters are gathered
+    (enough to tell that a would-be heading is too long), so asking about every level of a
+    deep nest stays cheap."""
     parts: list[str] = []
+    budget = limit if limit is not None else -1
     stack: list[HtmlElement | str] = [element]
     root = True
-    while stack:
+    while stack and budget != 0:
         item = stack.pop()
         if isinstance(item, str):
-            parts.append(item)
-            continue
-        if not root and item.tail:
-            stack.append(item.tail)
-        root = False
-        if not isinstance(item.tag, str) or item.tag in _UNRENDERED or is_hidden(item):
-            continue
-        if item.text:
-            parts.append(item.text)
-        stack.extend(reversed(item))
+            text = item
+        else:
+            if not root and item.tail:
+                stack.append(item.tail)
+            root = False
+            if not isinstance(item.tag, str) or item.tag in _UNRENDERED or is_hidden(item):
+                continue
+            stack.extend(reversed(item))
+            text = item.text
+            if not text:
+                continue
+        if budget > 0:
+            text = text[:budget]
+            budget -= len(text)
+        parts.append(text)
     return squash(" ".join(parts))

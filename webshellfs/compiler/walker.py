@@ -65,6 +65,8 @@ _DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
 # section's name.
 _TRAILING_BRACKETS = re.compile(r"\s*(?:\[[^\[\]]{0,20}\]|[#¶§🔗]+)$")
 _HAS_REF = re.compile(r"\[[ALIT]\d{2,}[\] ]")
+# Enough raw text to tell that a would-be heading is too long to be one (whitespace included).
+HEADING_TEXT_LIMIT = 4 * MAX_HEADING_CHARS
 _UNKNOWN = object()
 # What makes urljoin change an absolute URL: whitespace, dot segments, backslashes, brackets
 # (IPv6 hosts, which it validates).
@@ -386,7 +388,7 @@ class Walker:
         level = _heading_level(element, tag)
         if level is None:
             return False
-        name = _TRAILING_BRACKETS.sub("", plain_text(element))
+        name = _TRAILING_BRACKETS.sub("", plain_text(element, limit=HEADING_TEXT_LIMIT))
         if not name or len(name) > MAX_HEADING_CHARS:
             return False
         if self.inline or self.region is not None or self._is_subtitle(element, level):
