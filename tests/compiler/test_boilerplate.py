@@ -5,7 +5,7 @@ from __future__ import annotations
 import lxml.html
 
 from webshellfs.compiler import compile_page
-from webshellfs.compiler.boilerplate import class_words, find_main_container, text_weights
+from webshellfs.compiler.boilerplate import TextWeights, class_words, find_main_container
 from webshellfs.contract.layout import render_page
 
 URL = "https://site.test/a.html"
@@ -104,9 +104,9 @@ def test_main_container_is_the_smallest_element_holding_most_text() -> None:
         f'<body><div id="page"><div id="menu"><a href="/">{"menu " * 200}</a></div>'
         f'<div id="story"><div id="text">{ARTICLE}</div><p>{"x" * 100}</p></div></div></body>'
     ).find("body")
-    main = find_main_container(body, text_weights(body))
+    main = find_main_container(body, TextWeights(body).prose)
     assert main is not None and main.get("id") == "text"
-    assert find_main_container(body, text_weights(body)) is main
+    assert find_main_container(body, TextWeights(body).prose) is main
 
 
 def test_class_words_split_names_and_camel_case() -> None:
@@ -147,3 +147,14 @@ def test_a_landmark_holding_the_main_text_stays_in_content() -> None:
     out = regions(html)
     assert out["boilerplate/nav.md"] == ["Home [L0001]"]
     assert len(out["content/00-intro.md"]) == 8
+
+
+def test_text_weights_count_prose_link_text_and_links_per_subtree() -> None:
+    body = lxml.html.document_fromstring(
+        '<body><div id="d"><p>four <a href="/x">link</a> five</p>'
+        '<a href="/u">https://u.test</a><script>ignored()</script></div></body>'
+    ).find("body")
+    weights = TextWeights(body)
+    div = body.get_element_by_id("d")
+    assert (weights.prose[div], weights.text[div], weights.links[div], weights.url_links[div]) == (
+        8, 26, 2, 1)

@@ -40,7 +40,7 @@ from webshellfs.compiler.rules import (
     PARAGRAPH_TAGS,
     SKIP_LINK_WORDS,
     SPELLED_URL_PREFIXES,
-    UNWEIGHED_TAGS,
+    UNCOUNTED_TAGS,
 )
 
 _ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")
@@ -63,30 +63,63 @@ def class_words(element: HtmlElement) -> list[str]:
     return words
 
 
-def text_weights(body: HtmlElement) -> dict[HtmlElement, int]:
-    """Characters of text in each element's subtree, not counting text inside links (menus are
-    links) or scripts. One pass, children before parents; elements without text are absent."""
-    held: dict[HtmlElement, int] = {}
-    get = held.get
-    for element in reversed(list(body.iter())):
-        tag = element.tag
-        if isinstance(tag, str) and tag not in UNWEIGHED_TAGS:
-            size = get(element, 0)
-            if element.text:
-                size += len(element.text.strip())
-            if size:
-                held[element] = size
-        else:
-            size = 0
-            held.pop(element, None)
-        if element is body:
-            break
-        if element.tail:
-            size += len(element.tail.strip())
-        if size:
+class TextWeights:
+    """Per element, counted over its subtree in one pass (children before parents):
+    `prose`, characters of text outside links (menus are links); `text`, all characters;
+    `links` and `url_links`, links and links whose text is a spelled-out URL. Scripts, styles
+    and form controls count for nothing. Elements with nothing to count are absent."""
+
+    def __init__(self, body: HtmlElement) -> None:
+        self.prose: dict[HtmlElement, int] = {}
+        self.text: dict[HtmlElement, int] = {}
+        self.links: dict[HtmlElement, int] = {}
+        self.url_links: dict[HtmlElement, int] = {}
+        prose, text, links, url_links = self.prose, self.text, self.links, self.url_links
+        for element in reversed(list(body.iter())):
+            tag = element.tag
+            if isinstance(tag, str) and tag not in UNCOUNTED_TAGS:
+                own = len(element.text.strip()) if element.text else 0
+                size = text.get(element, 0) + own
+                if size:
+                    text[element] = size
+                if tag == "a":
+                    prose_size = 0
+                    prose.pop(element, None)
+                    if element.get("href") is not None:
+                        links[element] = links.get(element, 0) + 1
+                        first = (element.text or "").lstrip()
+                        if first.startswith(SPELLED_URL_PREFIXES):
+                            url_links[element] = url_links.get(element, 0) + 1
+                else:
+                    prose_size = prose.get(element, 0) + own
+                    if prose_size:
+                        prose[element] = prose_size
+            else:
+                size = prose_size = 0
+                for table in (prose, text, links, url_links):
+                    table.pop(element, None)
+            if element is body:
+                break
+            tail = len(element.tail.strip()) if element.tail else 0
             parent = element.getparent()
-            held[parent] = get(parent, 0) + size
-    return held
+            if size + tail:
+                text[parent] = text.get(parent, 0) + size + tail
+            if prose_size + tail:
+                prose[parent] = prose.get(parent, 0) + prose_size + tail
+            if element in links:
+                links[parent] = links.get(parent, 0) + links[element]
+                if element in url_links:
+                    url_links[parent] = url_links.get(parent, 0) + url_links[element]
+
+    def is_link_dense(self, element: HtmlElement) -> bool:
+        """A menu: enough links, making up most of the text, and not a list of spelled-out
+        URLs (that is a reference list, which may be main text)."""
+        links = self.links.get(element, 0)
+        if links < LINK_DENSE_MIN_LINKS or 2 * self.url_links.get(element, 0) >= links:
+            return False
+        total = self.text.get(element, 0)
+        link_chars = total - self.prose.get(element, 0)
+        return total == 0 or link_chars >= LINK_DENSE_MIN_SHARE * total
 
 
 class RegionNames:
@@ -119,7 +152,7 @@ def named_region(element: HtmlElement) -> str | None:
 
 
 def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
-    """The smallest element holding most of the page's text (`held`: text_weights): from
+    """The smallest element holding most of the page's text (`held`: TextWeights.prose): from
     <body>, step into the child that holds at least MAIN_TEXT_SHARE of the text, for as long as
     one does, never into a single paragraph. None when the page has too little text to tell."""
     if held.get(body, 0) < MAIN_TEXT_MIN_CHARS:
@@ -193,11 +226,11 @@ def is_skip_link(element: HtmlElement) -> bool:
     return any(text.startswith(words) for words in SKIP_LINK_WORDS)
 
 
-def peripheral_region(element: HtmlElement) -> str | None:
+def peripheral_region(element: HtmlElement, weights: TextWeights) -> str | None:
     """For an element outside the main text: the region its class/id words or its link density
     put it in, or None. Never a block that holds an <h1> (the page title stays in content/)."""
     region = named_region(element)
-    if region is None and element.tag in LINK_DENSE_TAGS and _is_link_dense(element):
+    if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
     if region is not None and element.find(".//h1") is not None:
         return None
@@ -216,21 +249,3 @@ def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlE
     if held.get(element, 0) > INSIDE_MAIN_MAX_SHARE * held.get(main, 0):
         return None
     return region
-
-
-def _is_link_dense(element: HtmlElement) -> bool:
-    """A menu: enough links, making up most of the text, and not a list of spelled-out URLs
-    (that is a reference list, which may be main text)."""
-    links = 0
-    link_chars = 0
-    spelled_urls = 0
-    for anchor in element.iter("a"):
-        if anchor.get("href") is not None:
-            text = squash(anchor.text_content())
-            links += 1
-            link_chars += len(text)
-            spelled_urls += text.startswith(SPELLED_URL_PREFIXES)
-    if links < LINK_DENSE_MIN_LINKS or 2 * spelled_urls >= links:
-        return False
-    total = len(squash(element.text_content()))
-    return total == 0 or link_chars >= LINK_DENSE_MIN_SHARE * total

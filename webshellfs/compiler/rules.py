@@ -127,8 +127,9 @@ LISTING_TAGS = frozenset({"ul", "ol", "dl", "table", "tbody"})
 # at least ARTICLE_LEAD times the text of any other article, that article is the main text.
 ARTICLE_MIN_SHARE = 0.3
 ARTICLE_LEAD = 2.0
-# Text that does not count toward the main text: links (menus are links), raw text, controls.
-UNWEIGHED_TAGS = frozenset({"a", "script", "style", "noscript", "template", "select", "option",
+# Text that does not count at all when weighing blocks: raw text and form controls. (Text
+# inside links counts as link text, not as main text.)
+UNCOUNTED_TAGS = frozenset({"script", "style", "noscript", "template", "select", "option",
                             "datalist", "textarea"})
 # Below this much text there is no evidence for a main container: no heuristics.
 MAIN_TEXT_MIN_CHARS = 200

@@ -23,12 +23,12 @@ from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions import match_action
 from webshellfs.compiler.boilerplate import (
+    TextWeights,
     find_main_container,
     is_skip_link,
     landmark_region,
     minor_region,
     peripheral_region,
-    text_weights,
 )
 from webshellfs.compiler.builder import Emitted, PageBuilder
 from webshellfs.compiler.dom import is_hidden, plain_text, squash, without_controls
@@ -108,13 +108,13 @@ class PageContext:
 
     main: HtmlElement | None
     main_path: frozenset[HtmlElement]
-    weights: dict[HtmlElement, int]
+    weights: TextWeights
     urls: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, body: HtmlElement) -> PageContext:
-        weights = text_weights(body)
-        main = find_main_container(body, weights)
+        weights = TextWeights(body)
+        main = find_main_container(body, weights.prose)
         if main is None:
             return cls(None, frozenset(), weights)
         return cls(main, frozenset([main, *main.iterancestors()]), weights)
@@ -265,8 +265,8 @@ class Walker:
         if page.main is None:
             return None
         if self.in_main:
-            return minor_region(element, page.weights, page.main)
-        return peripheral_region(element)
+            return minor_region(element, page.weights.prose, page.main)
+        return peripheral_region(element, page.weights)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
@@ -690,7 +690,7 @@ def _is_kicker(element: HtmlElement, level: int) -> bool:
     if following is None:
         return False
     next_level = _heading_level(following, following.tag)
-    return next_level is not None and next_level < level and bool(plain_text(following))
+    return next_level is not None and next_level < level and bool(plain_text(following, limit=1))
 
 
 def _link_label(element: HtmlElement) -> str:
