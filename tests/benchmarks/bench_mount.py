@@ -254,8 +254,8 @@ def main() -> None:
 
     print(f"\n## ls and stat with {len(mount_pages)} pages")
     for label, tree in (("disk", disk), ("mount", mountpoint)):
-        ls_time = median_of(20, lambda: _run_timed(["ls", "-l", str(tree)]))
-        listdir_time = median_of(20, lambda: _timed(lambda: os.listdir(tree)))
+        ls_time = median_of(20, lambda tree=tree: _run_timed(["ls", "-l", str(tree)]))
+        listdir_time = median_of(20, lambda tree=tree: _timed(lambda: os.listdir(tree)))
         print(f"{label}: `ls -l` {ms(ls_time)}, os.listdir {ms(listdir_time)}")
     daemon.stop()
     daemon = Daemon(mountpoint, cache).start()

@@ -68,8 +68,8 @@ def test_two_sessions_each_read_their_own_response(mounted: Mount, site: Fixture
     shells = {
         tag: subprocess.Popen(
             ["setsid", "--wait", "bash", "-c",
-             f"echo 'open {site.url(f'/slow?delay={delay}&tag={tag}')}' > {mounted.path}/.ctl"
-             f" && cat {mounted.path}/.ctl"],
+             (f"echo 'open {site.url(f'/slow?delay={delay}&tag={tag}')}' > {mounted.path}/.ctl"
+              f" && cat {mounted.path}/.ctl")],
             stdout=subprocess.PIPE, text=True)
         for tag in ("alpha", "beta")
     }

@@ -56,7 +56,7 @@ def test_kill_during_open_leaves_no_half_page_and_remount_clears_the_stale_mount
     assert writer.wait(timeout=EXIT_WAIT) != 0
     assert "Transport endpoint is not connected" in sh(f"ls {first.path}").stderr
     helper = subprocess.run([str(Path(sys.executable).parent / "webshell"), "--mount",
-                             str(first.path), "help"], capture_output=True, text=True, timeout=30)
+                             str(first.path), "help"], capture_output=True, text=True, timeout=30, check=False)
     assert helper.returncode == 2
     assert helper.stderr.splitlines()[1] == (
         f"webshell: the daemon behind {first.path} died; remount with ./mount.sh {first.path} "
@@ -85,7 +85,7 @@ def test_a_second_daemon_on_the_same_cache_is_refused(mounted: Mount, tmp_path: 
     other.mkdir()
     result = subprocess.run(
         [sys.executable, "-m", "webshellfs", str(other), "--cache", str(mounted.cache)],
-        capture_output=True, text=True, timeout=30)
+        capture_output=True, text=True, timeout=30, check=False)
     assert result.returncode == 1
     assert mounted.process is not None
     assert result.stderr.startswith(f"webshellfs: the cache {mounted.cache} is in use by another "
@@ -96,7 +96,7 @@ def test_a_second_daemon_on_the_same_cache_is_refused(mounted: Mount, tmp_path: 
 def test_mounting_over_a_live_mount_is_refused(mounted: Mount, tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "webshellfs", str(mounted.path), "--cache",
-         str(tmp_path / "second.sqlite")], capture_output=True, text=True, timeout=30)
+         str(tmp_path / "second.sqlite")], capture_output=True, text=True, timeout=30, check=False)
     assert result.returncode == 1
     assert result.stderr == (f"webshellfs: {mounted.path} is already mounted; unmount it first: "
                              f"fusermount3 -u {mounted.path}\n")
@@ -110,7 +110,7 @@ def test_detached_daemon_mounts_before_the_command_returns(tmp_path: Path, site:
     try:
         result = subprocess.run(
             [sys.executable, "-m", "webshellfs", str(mountpoint), "--cache", str(cache),
-             "--allow-private"], capture_output=True, text=True, timeout=30)
+             "--allow-private"], capture_output=True, text=True, timeout=30, check=False)
         assert result.returncode == 0, result.stderr
         assert os.path.ismount(mountpoint)
         assert Mount(mountpoint, cache).ctl(f"open {site.url('/index.html')}").returncode == 0

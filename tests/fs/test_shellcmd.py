@@ -11,7 +11,6 @@ from pathlib import Path
 from tests.fs.conftest import Mount
 from tests.site import FixtureSite
 
-
 # The console script installed beside the interpreter running the tests (the venv's bin/).
 WEBSHELL = str(Path(sys.executable).parent / "webshell")
 
@@ -53,6 +52,6 @@ def test_no_mount_says_how_to_mount(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         f"webshell: cannot use {tmp_path}/.ctl: No such file or directory",
-        f"webshell: is webshellfs mounted there? Mount with ./mount.sh {tmp_path}, "
-        "or point --mount / WEBSHELL_MOUNT at the mount",
+        (f"webshell: is webshellfs mounted there? Mount with ./mount.sh {tmp_path}, "
+         "or point --mount / WEBSHELL_MOUNT at the mount"),
     ]
