@@ -144,3 +144,10 @@ def test_listing_many_pages_is_complete_and_ordered(mounted: Mount, site: Fixtur
     pages = [name for name in names if name.startswith("N")]
     assert pages == [f"N{n:04d}" for n in range(1, count + 1)]
     assert len(sh(f"ls -l {mounted.path}").stdout.splitlines()) == len(names) + 1
+
+
+def test_grep_over_the_whole_mount_reads_every_kind_of_file(two_pages: Mount) -> None:
+    result = sh(f"cd {two_pages.path} && grep -rn 'Lighthouse Keepers' .")
+    assert result.returncode == 0 and result.stderr == ""
+    files = {line.split(":", 1)[0] for line in result.stdout.splitlines()}
+    assert {"./_pages.tsv", "./_log/R0001.md", "./N0001/_map.md"} <= files
