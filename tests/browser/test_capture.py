@@ -12,6 +12,8 @@ from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, CapturedResponse
 from webshellfs.errors import AccessDenied, FetchError
 
+pytestmark = pytest.mark.browser
+
 
 def test_script_built_list_is_in_the_compiled_content(browser: Browser, site: LiveSite) -> None:
     result = run(lambda: browser.open(site.url("/jslist.html")))

@@ -3,11 +3,15 @@ executed with its own kind and locator, as the engine will do it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.browser.conftest import content_text, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser, TabCapture
 from webshellfs.compiler import compile_page
 from webshellfs.contract.records import Action
+
+pytestmark = pytest.mark.browser
 
 
 def action(result: TabCapture, label: str) -> Action:

@@ -11,6 +11,8 @@ from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, DialogRecord, DownloadRecord
 from webshellfs.errors import NotFoundError, UsageError
 
+pytestmark = pytest.mark.browser
+
 
 def test_search_form_filled_in_one_step_yields_the_results_page(
     browser: Browser, site: LiveSite

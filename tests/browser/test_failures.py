@@ -16,6 +16,8 @@ from webshellfs.browser import Browser
 from webshellfs.browser.processes import driver_children
 from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
 
+pytestmark = pytest.mark.browser
+
 # Closing a hung tab takes about half a second; more than this means something waited too long.
 SLACK = 5.0
 

@@ -9,6 +9,8 @@ from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, BrowserFetcher
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 
+pytestmark = pytest.mark.browser
+
 
 def test_fetch_gives_the_rendered_dom_or_the_raw_bytes(browser: Browser, site: LiveSite) -> None:
     fetcher: Fetcher = BrowserFetcher(browser)

@@ -60,6 +60,7 @@ def test_subresource_data_urls_pass_and_private_hosts_pass_when_allowed() -> Non
     assert refusal("file:///etc/passwd", allow_private=True) != ""
 
 
+@pytest.mark.browser
 def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
     """The page at localhost (public to this policy) loads; what it asks of 127.0.0.1 is
     refused, whether by fetch() or by a redirect of the document."""

@@ -21,6 +21,8 @@ from webshellfs.browser import Browser
 from webshellfs.browser.options import CHROMIUM_ARGS
 from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
 
+pytestmark = pytest.mark.browser
+
 DEVTOOLS_LINE = re.compile(r"DevTools listening on (ws://127\.0\.0\.1:(\d+)/\S+)")
 PLAYWRIGHT_LINE = re.compile(r"(ws://127\.0\.0\.1:\d+/\S+)")
 
