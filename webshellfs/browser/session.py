@@ -572,9 +572,13 @@ class Session:
                     raise
                 await self._settle(tab)
         url = snapshot["url"]
+        body = snapshot["html"].encode("utf-8")
+        if len(body) > self.options.max_body_bytes:
+            raise FetchError(f"the rendered page at {url} is {len(body)} bytes, over the limit "
+                             f"of {self.options.max_body_bytes}")
         tab.captured_url = url
-        capture = Capture(requested_url or url, url, tab.status, HTML_CONTENT_TYPE,
-                          snapshot["html"].encode("utf-8"), tab.headers)
+        capture = Capture(requested_url or url, url, tab.status, HTML_CONTENT_TYPE, body,
+                          tab.headers)
         return TabCapture(
             tab_id=tab.id,
             capture=capture,
