@@ -82,6 +82,8 @@ class BrowserLoop:
                 future.cancel()
         if not finished.is_set():
             raise LoopStuck(f"the browser did not answer within {deadline:g} s")
+        if future.cancelled():
+            raise LoopStuck("the browser loop was stopped while this call ran")
         return future.result()
 
     def stop(self, timeout: float = 5.0) -> None:

@@ -17,7 +17,7 @@ from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.processes import ChromiumProcesses
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.session import LAUNCH_TIMEOUT, Session
-from webshellfs.errors import FetchTimeout
+from webshellfs.errors import FetchError, FetchTimeout
 
 T = TypeVar("T")
 
@@ -48,6 +48,9 @@ class Browser:
         try:
             return await loop.run(make(session), deadline)
         except LoopStuck:
+            if loop is not self._loop:  # another call already gave this browser up
+                raise FetchError("the browser was replaced while this call ran; "
+                                 "all its tabs are lost") from None
             session.processes.kill_driver()
             self._abandon(loop, session, wedged=True)
             raise FetchTimeout("the browser stopped answering; it was killed and is started "
@@ -55,10 +58,11 @@ class Browser:
 
     def _abandon(self, loop: BrowserLoop, session: Session, wedged: bool = False) -> None:
         """Make sure nothing of this browser outlives it, and start afresh on the next call."""
+        if loop is self._loop:
+            self._loop = self._session = None
         if self.options.mode == "local":
             session.processes.kill()
         loop.stop(timeout=1.0 if wedged else 10.0)
-        self._loop = self._session = None
 
     async def open(self, url: str) -> TabCapture:
         """Load url in a new tab and capture it (tab_id is "" for a non-HTML response)."""
