@@ -158,6 +158,7 @@ def test_a_wedged_browser_thread_is_abandoned_and_replaced(site: LiveSite) -> No
         assert old.driver not in driver_children()
         assert browser.processes is not old
         again = run(lambda: browser.open(site.url("/jslist.html")))
+        assert again.tab_id == "t2"  # numbering continues: t1 named a tab of the old browser
         assert "Mercury (built by script)" in content_text(again)
     finally:
         browser.close_blocking()

@@ -8,6 +8,7 @@ kills our Chromium processes and starts a fresh thread and browser for the next 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
@@ -33,11 +34,12 @@ class Browser:
         self._policy = policy
         self._loop: BrowserLoop | None = None
         self._session: Session | None = None
+        self._tab_numbers = itertools.count(1)
 
     def _started(self) -> tuple[BrowserLoop, Session]:
         if self._loop is None or self._session is None:
             self._loop = BrowserLoop()
-            self._session = Session(self.options, self._policy)
+            self._session = Session(self.options, self._policy, self._tab_numbers)
         return self._loop, self._session
 
     async def _call(self, make: Callable[[Session], Coroutine[Any, Any, T]]) -> T:

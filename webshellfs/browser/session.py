@@ -10,8 +10,9 @@ which tabs were lost. Only `webshellfs.browser.service` calls this, through the 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine, Iterator, Mapping
 from contextlib import suppress
 from typing import Any, TypeVar
 from urllib.parse import urljoin
@@ -69,7 +70,14 @@ def is_navigation_error(error: PlaywrightError) -> bool:
 class Session:
     """Chromium, its context and the tab pool; every method runs on the browser loop."""
 
-    def __init__(self, options: BrowserOptions, policy: NetworkPolicy | None = None) -> None:
+    def __init__(
+        self,
+        options: BrowserOptions,
+        policy: NetworkPolicy | None = None,
+        tab_numbers: Iterator[int] | None = None,
+    ) -> None:
+        """tab_numbers: where tab ids come from; a replacement session continues the old
+        one's numbering, so a tab id never names two different tabs."""
         self.options = options
         self.processes = ChromiumProcesses(new_marker())
         self.policy = policy or NetworkPolicy(options.allow_private)
@@ -77,7 +85,7 @@ class Session:
         self._browser: PlaywrightBrowser | None = None
         self._context: BrowserContext | None = None
         self._tabs: dict[str, Tab] = {}
-        self._next_tab = 1
+        self._tab_numbers = tab_numbers or itertools.count(1)
         self._gone: dict[str, str] = {}
         self._notes: list[str] = []
         self._pool_closed: list[str] = []
@@ -323,9 +331,8 @@ class Session:
             await tab.page.bring_to_front()
 
     def _adopt(self, page: Page) -> Tab:
-        tab = Tab(f"t{self._next_tab}", page, self.options.downloads_dir is not None,
+        tab = Tab(f"t{next(self._tab_numbers)}", page, self.options.downloads_dir is not None,
                   self.options.max_body_bytes)
-        self._next_tab += 1
         self._tabs[tab.id] = tab
         page.on("popup", lambda popup: self._on_popup(tab, popup))
         self._enforce_cap(tab)
