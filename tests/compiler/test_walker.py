@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from webshellfs.compiler import compile_page
+from webshellfs.compiler.builder import PageBuilder
+from webshellfs.compiler.walker import UrlResolver
 from webshellfs.contract.layout import render_page
 
 URL = "https://site.test/dir/page.html"
@@ -246,3 +248,12 @@ def test_highlighted_inline_code_is_one_backticked_run_unless_it_holds_a_link() 
 def test_deep_nesting_is_shown_at_a_bounded_depth() -> None:
     lines = text("<blockquote>" * 100 + "<p>deep</p>" * 3)
     assert lines == ["> " * 24 + "deep"] * 3
+
+
+def test_the_url_shortcuts_agree_with_the_builders_resolution() -> None:
+    hrefs = ["https://a.test/b?c", "https://a.test/b?", "https://a.test/b#", "/root?q#f", "/a/../b",
+             "//cdn.test/x", "#frag", "#", "rel/x", "/a b", "mailto:x@y.test", "/a?#", "HTTP://A.test/"]
+    for base in ("https://site.test/dir/page.html#top", "https://u@site.test:8080", "file:///tmp/x.html"):
+        builder = PageBuilder(base)
+        resolver = UrlResolver(builder)
+        assert [resolver.resolve(h) for h in hrefs] == [builder.resolve_url(h) for h in hrefs]

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from urllib.parse import unquote, urldefrag
+from dataclasses import dataclass
+from urllib.parse import unquote
 
 import lxml.etree
 from lxml.html import HtmlElement
@@ -68,9 +68,9 @@ _HAS_REF = re.compile(r"\[[ALIT]\d{2,}[\] ]")
 # Enough raw text to tell that a would-be heading is too long to be one (whitespace included).
 HEADING_TEXT_LIMIT = 4 * MAX_HEADING_CHARS
 _UNKNOWN = object()
-# What makes urljoin change an absolute URL: whitespace, dot segments, backslashes, brackets
-# (IPv6 hosts, which it validates).
-_JOIN_CHANGES = (" ", "\t", "\n", "\r", "/.", "\\", "[", "]")
+# What makes urljoin change a URL it is handed: whitespace, dot segments, backslashes, brackets
+# (IPv6 hosts, which it validates), an empty query before a fragment.
+_JOIN_CHANGES = (" ", "\t", "\n", "\r", "/.", "\\", "[", "]", "?#")
 _FENCE_RUN = re.compile(r"`{3,}")
 # `see specs [L0005] .` → `see specs [L0005].`: the space a ref brings is not the sentence's.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<=\]) (?=[.,;:!?)'’”])")
@@ -109,7 +109,13 @@ class PageContext:
     main: HtmlElement | None
     main_path: frozenset[HtmlElement]
     weights: TextWeights
-    urls: dict[str, str | None] = field(default_factory=dict)
+    _resolver: UrlResolver | None = None
+
+    def resolver(self, builder: PageBuilder) -> UrlResolver:
+        """Made on first use, once the walk has set the builder's base URL."""
+        if self._resolver is None:
+            self._resolver = UrlResolver(builder)
+        return self._resolver
 
     @classmethod
     def of(cls, body: HtmlElement) -> PageContext:
@@ -118,6 +124,39 @@ class PageContext:
         if main is None:
             return cls(None, frozenset(), weights)
         return cls(main, frozenset([main, *main.iterancestors()]), weights)
+
+
+class UrlResolver:
+    """builder.resolve_url, remembered per page (menus repeat their links), with shortcuts that
+    give what urljoin gives for the common plain cases: absolute http(s) URLs, root-relative
+    paths and fragments."""
+
+    def __init__(self, builder: PageBuilder) -> None:
+        self.builder = builder
+        self.known: dict[str, str | None] = {}
+        base = builder.base_url
+        self.base_document = base.partition("#")[0]
+        scheme, _, rest = base.partition("://")
+        self.origin = f"{scheme}://{rest.split('/', 1)[0]}" if scheme in ("http", "https") else ""
+        self.documents = {builder.url.partition("#")[0], self.base_document}
+
+    def resolve(self, href: str) -> str | None:
+        known = self.known.get(href, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
+        url: str | None
+        # urljoin drops an empty query or fragment mark: those go the slow way.
+        plain = not any(c in href for c in _JOIN_CHANGES) and not href.endswith(("?", "#"))
+        if plain and href.startswith(("https://", "http://")):
+            url = href
+        elif plain and self.origin and href.startswith("/") and not href.startswith("//"):
+            url = self.origin + href
+        elif plain and self.origin and len(href) > 1 and href.startswith("#"):
+            url = self.base_document + href
+        else:
+            url = self.builder.resolve_url(href)
+        self.known[href] = url
+        return url
 
 
 class Walker:
@@ -446,27 +485,15 @@ class Walker:
         return True
 
     def _resolve(self, href: str) -> str | None:
-        """builder.resolve_url, remembered per page (menus repeat their links), with a shortcut
-        for plain absolute URLs, which joining would return unchanged."""
-        known = self.page.urls.get(href, _UNKNOWN)
-        if known is not _UNKNOWN:
-            return known  # type: ignore[return-value]
-        if href.startswith(("https://", "http://")) and not any(c in href for c in _JOIN_CHANGES):
-            url: str | None = href
-        else:
-            url = self.builder.resolve_url(href)
-        self.page.urls[href] = url
-        return url
+        return self.page.resolver(self.builder).resolve(href)
 
     def _same_page_fragment(self, url: str) -> str:
-        if "#" not in url:
+        """The fragment of a link into this very document ("" for any other link)."""
+        document, mark, fragment = url.partition("#")
+        if not mark or not fragment:
             return ""
-        document, fragment = urldefrag(url)
-        if not fragment:
-            return ""
-        if document in (urldefrag(self.builder.url)[0], urldefrag(self.builder.base_url)[0]):
-            return unquote(fragment)
-        return ""
+        resolver = self.page.resolver(self.builder)
+        return unquote(fragment) if document in resolver.documents else ""
 
     def _close_link(self, link: _OpenLink) -> None:
         """Number the link once its content is placed and put `[L0012]` after that content:
