@@ -12,6 +12,7 @@ leaves content/. tests/benchmarks/bench_boilerplate.py measures that on real pag
 
 from __future__ import annotations
 
+import functools
 import re
 
 import lxml.etree
@@ -43,6 +44,7 @@ from webshellfs.compiler.rules import (
     UNCOUNTED_TAGS,
 )
 
+NAMES_CACHE_SIZE = 4096
 _ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")
 _WORD_BREAK = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -51,16 +53,19 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 def class_words(element: HtmlElement) -> list[str]:
     """The words of an element's class and id: whole names and their parts
     (`siteHeader-inner` → `siteheader-inner`, `site`, `header`, `inner`)."""
+    return list(_names_words(element.get("class") or "", element.get("id") or ""))
+
+
+@functools.lru_cache(maxsize=NAMES_CACHE_SIZE)
+def _names_words(class_value: str, id_value: str) -> tuple[str, ...]:
+    """class_words by attribute values: pages repeat the same class names on many elements."""
     words: list[str] = []
-    for attribute in ("class", "id"):
-        value = element.get(attribute)
-        if not value:
-            continue
+    for value in (class_value, id_value):
         for name in value.split():
             lowered = _CAMEL.sub("-", name).lower()
             words.append(name.lower())
             words.extend(w for w in _WORD_BREAK.split(lowered) if w)
-    return words
+    return tuple(words)
 
 
 class TextWeights:
@@ -130,9 +135,23 @@ class RegionNames:
         self.tokens = tokens
         self.stems = dict(stems)
         self.stem_pattern = re.compile("|".join(re.escape(stem) for stem, _ in stems))
+        # Pages repeat the same class names on many elements: answers by attribute values.
+        self._seen: dict[tuple[str, str], str | None] = {}
 
     def region(self, element: HtmlElement) -> str | None:
-        for word in class_words(element):
+        class_value = element.get("class")
+        id_value = element.get("id")
+        if not class_value and not id_value:
+            return None
+        key = (class_value or "", id_value or "")
+        if key not in self._seen:
+            if len(self._seen) >= NAMES_CACHE_SIZE:
+                self._seen.clear()
+            self._seen[key] = self._lookup(*key)
+        return self._seen[key]
+
+    def _lookup(self, class_value: str, id_value: str) -> str | None:
+        for word in _names_words(class_value, id_value):
             region = self.tokens.get(word)
             if region is not None:
                 return region

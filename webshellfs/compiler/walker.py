@@ -256,7 +256,7 @@ class Walker:
             self._place(emitted)
             if not emitted.descend:
                 return
-        if self._heading(element, tag):
+        if (tag in HEADING_LEVELS or element.get("role") == "heading") and self._heading(element, tag):
             return
         if tag in BLOCK_TAGS:
             self._flush()
