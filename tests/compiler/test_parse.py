@@ -78,3 +78,9 @@ def test_markup_inside_attribute_values_is_not_mistaken_for_lost_text() -> None:
     payload = '{"caption":"<p>' + "words " * 2000 + '</p>"}'
     page = compile_page(f"<div data-json='{payload}'><p>Shown.</p></div>", "https://t.test/")
     assert page.notes == ()
+
+
+def test_utf16_is_believed_from_the_header_but_not_from_a_meta() -> None:
+    data = "<p>héllo</p>".encode("utf-16-le")
+    assert decode(data, "text/html; charset=utf-16le")[:2] == ("<p>héllo</p>", "utf-16-le")
+    assert decode(b'<meta charset="utf-16"><p>kept</p>')[1] == "utf-8"

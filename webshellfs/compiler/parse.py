@@ -42,14 +42,16 @@ SERIALIZED_KEPT_FLOOR = 0.8
 TEXT_KEPT_FLOOR = 0.9
 
 # WHATWG encoding labels that Python spells differently or that browsers read as another
-# encoding (latin-1 labels mean windows-1252; a UTF-16 label on bytes we are reading means UTF-8).
+# encoding (latin-1 labels mean windows-1252).
 _LABEL_ALIASES = {
     "iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
     "l1": "cp1252", "ascii": "cp1252", "us-ascii": "cp1252", "windows-1252": "cp1252",
     "x-sjis": "shift_jis", "x-gbk": "gbk", "gb2312": "gbk", "x-euc-jp": "euc_jp",
-    "utf-16": "utf-8", "utf-16le": "utf-8", "utf-16be": "utf-8", "unicode": "utf-8",
-    "x-user-defined": "cp1252", "utf8": "utf-8",
+    "unicode": "utf-16", "x-user-defined": "cp1252", "utf8": "utf-8",
 }
+# A <meta> that says UTF-16 is read in an ASCII-compatible document, so it cannot be right:
+# browsers take UTF-8 then (an HTTP header saying UTF-16 is believed).
+_META_OVERRIDES = {"utf-16": "utf-8", "utf-16-le": "utf-8", "utf-16-be": "utf-8"}
 
 
 @dataclass
@@ -78,7 +80,7 @@ def _declared_charset(data: bytes, content_type: str) -> str | None:
         return codec
     match = _META_CHARSET.search(data[:META_PRESCAN_BYTES])
     if match and (codec := _codec(match.group(1).decode("ascii", "replace"))):
-        return codec
+        return _META_OVERRIDES.get(codec, codec)
     return None
 
 
