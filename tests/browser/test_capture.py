@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import lxml.html
 import pytest
@@ -101,3 +102,12 @@ def test_a_refused_connection_is_a_fetch_error(browser: Browser) -> None:
     with pytest.raises(FetchError, match=f"^loading {url} failed in the browser: Page.goto: "
                                          "net::ERR_CONNECTION_REFUSED"):
         run(lambda: browser.open(url))
+
+
+def test_an_endless_animation_does_not_hold_the_settle_wait(
+    browser: Browser, site: LiveSite
+) -> None:
+    started = time.monotonic()
+    result = run(lambda: browser.open(site.url("/animated.html")))
+    assert time.monotonic() - started < browser.options.settle_cap
+    assert "Content arrived" in content_text(result)

@@ -10,14 +10,16 @@ from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 
 # Installed in every document before its scripts run: remembers when the DOM last changed, so
 # a settle wait on a static page returns at once instead of sleeping a fixed period. Our own
-# marking attribute does not count as a change.
+# marking attribute does not count as a change, nor do inline styles: animations rewrite them
+# every frame, and a page that animates forever would never look settled.
 MUTATION_CLOCK = """
 (() => {
   if (window.__wsfsClock) return;
   window.__wsfsClock = { last: performance.now() };
+  const ignored = new Set(['__LOCATOR__', 'style']);
   const tick = (records) => {
     for (const r of records) {
-      if (r.type !== 'attributes' || r.attributeName !== '__LOCATOR__') {
+      if (r.type !== 'attributes' || !ignored.has(r.attributeName)) {
         window.__wsfsClock.last = performance.now();
         return;
       }
