@@ -158,3 +158,8 @@ def test_text_weights_count_prose_link_text_and_links_per_subtree() -> None:
     div = body.get_element_by_id("d")
     assert (weights.prose[div], weights.text[div], weights.links[div], weights.url_links[div]) == (
         8, 26, 2, 1)
+
+
+def test_dialogs_are_popups() -> None:
+    html = f'<div role="dialog"><p>Sign in to continue.</p></div><div class="post">{ARTICLE}</div>'
+    assert regions(html)["boilerplate/popup.md"] == ["Sign in to continue."]

@@ -53,6 +53,9 @@ LANDMARK_ROLES = {
     "contentinfo": "footer",
     "complementary": "aside",
     "search": "search",
+    # not landmarks, but never the page's text: modal dialogs (consent, sign-in, newsletter)
+    "dialog": "popup",
+    "alertdialog": "popup",
 }
 # Elements that are always chrome.
 LANDMARK_TAGS = {"nav": "nav", "aside": "aside", "search": "search"}
@@ -81,7 +84,7 @@ BOILERPLATE_TOKENS = {
     "newsletter": "newsletter", "subscribe": "newsletter", "signup": "newsletter",
     "comments": "comments", "comment": "comments", "disqus": "comments",
     "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
-    "modal": "popup", "popup": "popup", "overlay": "popup",
+    "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
 }
 
 # Word beginnings that name the same regions when sites glue words together (`relatedposts`,
