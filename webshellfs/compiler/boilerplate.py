@@ -128,8 +128,8 @@ class TextWeights:
 
 
 class RegionNames:
-    """Class/id words → region: whole words of a token table, then word beginnings (stems,
-    matched with one regex)."""
+    """Class/id words → region: whole words of a token table, then word parts (stems, found
+    with one regex)."""
 
     def __init__(self, tokens: dict[str, str], stems: tuple[tuple[str, str], ...]) -> None:
         self.tokens = tokens
@@ -155,7 +155,7 @@ class RegionNames:
             region = self.tokens.get(word)
             if region is not None:
                 return region
-            match = self.stem_pattern.match(word)
+            match = self.stem_pattern.search(word)
             if match:
                 return self.stems[match.group()]
         return None

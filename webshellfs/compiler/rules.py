@@ -87,13 +87,13 @@ BOILERPLATE_TOKENS = {
     "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
 }
 
-# Word beginnings that name the same regions when sites glue words together (`relatedposts`,
-# `sharebar`, `sidebarleft`); checked in this order.
+# Word parts that name the same regions when sites glue words together (`relatedposts`,
+# `sharebar`, `makehomepagedialog`); found anywhere in a class/id word, in this order.
 BOILERPLATE_STEMS = (
     ("related", "related"), ("sharing", "share"), ("share", "share"), ("social", "share"),
     ("cookie", "consent"), ("consent", "consent"), ("newsletter", "newsletter"),
     ("sidebar", "aside"), ("breadcrumb", "nav"), ("navbar", "nav"), ("advert", "ads"),
-    ("footer", "footer"), ("masthead", "header"), ("comment", "comments"),
+    ("footer", "footer"), ("masthead", "header"), ("comment", "comments"), ("dialog", "popup"),
 )
 
 # Inside the main text only these words move a block out, and only a block holding at most
