@@ -15,13 +15,13 @@ import os
 from collections.abc import Coroutine, Iterator, Mapping
 from contextlib import suppress
 from typing import Any, TypeVar
-from urllib.parse import urljoin
 
 from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import BrowserContext, Locator, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from webshellfs.browser.loading import fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
@@ -32,7 +32,7 @@ from webshellfs.browser.processes import (
     new_marker,
 )
 from webshellfs.browser.records import TabCapture
-from webshellfs.browser.scripts import DOM_SETTLE, LOCATOR_ATTRIBUTE, MUTATION_CLOCK, SNAPSHOT
+from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK
 from webshellfs.browser.tab import Tab, without_fragment
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
 from webshellfs.fetch import Capture
@@ -44,27 +44,10 @@ CLOSE_TIMEOUT = 5.0
 RESPONSIVE_TIMEOUT = 1.0
 NEW_TAB_TIMEOUT = 15.0
 LAUNCH_TIMEOUT = 30.0
-MAX_REDIRECTS = 10
-_HTML_TYPES = ("", "text/html", "application/xhtml+xml")
-# Errors that mean "the document changed under us": settle again and retry.
-_NAVIGATION_MARKERS = (
-    "Execution context was destroyed",
-    "Cannot find context with specified id",
-    "frame was detached",
-    "navigating and changing the content",
-)
-
-
-def is_html(content_type: str) -> bool:
-    return content_type.split(";", 1)[0].strip().lower() in _HTML_TYPES
 
 
 def first_line(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
-def is_navigation_error(error: PlaywrightError) -> bool:
-    return any(marker in str(error) for marker in _NAVIGATION_MARKERS)
 
 
 class Session:
@@ -147,7 +130,7 @@ class Session:
             await self._to_front(tab)
             element = await self._find(tab, locator)
             await act(element, values, self.options.action_timeout * 1000)
-            await self._settle(tab)
+            await settle(tab, self.options)
             if not is_html(tab.content_type):
                 raw = await self._fetch_raw(tab.page.url)
                 return TabCapture(tab.id, raw, navigated=True)
@@ -161,7 +144,7 @@ class Session:
 
         async def run() -> TabCapture:
             await self._to_front(tab)
-            await self._settle(tab)
+            await settle(tab, self.options)
             return await self._capture(tab, tab.captured_url)
 
         return await self._guarded(tab, run(), f"capturing tab {tab_id}")
@@ -518,71 +501,15 @@ class Session:
             # The browser shows PDFs, images and JSON in viewers of its own; the bytes the
             # server sent are what the compiler needs.
             return TabCapture(tab.id, await self._fetch_raw(url), True)
-        await self._settle(tab)
+        await settle(tab, self.options)
         return await self._capture(tab, tab.captured_url, requested_url=url)
 
     async def _fetch_raw(self, url: str) -> Capture:
-        """A response the browser does not render as a page (a PDF, JSON, a download): its
-        bytes through the context's own HTTP client (same cookies), each redirect hop checked
-        by the policy."""
         assert self._context is not None
-        target = url
-        for _ in range(MAX_REDIRECTS):
-            await self.policy.check(target)
-            response = await self._context.request.get(
-                target, max_redirects=0, timeout=self.options.load_timeout * 1000)
-            location = response.headers.get("location")
-            if 300 <= response.status < 400 and location:
-                target = urljoin(target, location)
-                continue
-            body = await response.body()
-            if len(body) > self.options.max_body_bytes:
-                raise FetchError(f"{url} is larger than {self.options.max_body_bytes} bytes")
-            return Capture(url, target, response.status,
-                           response.headers.get("content-type", ""), body,
-                           tuple(response.headers.items()))
-        raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times")
-
-    async def _settle(self, tab: Tab) -> None:
-        """Wait (at most settle_cap) for the load event, then until no request is in flight
-        and the DOM has not changed for the quiet period. A navigation restarts the wait."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.options.settle_cap
-        quiet = self.options.quiet_ms / 1000
-        page = tab.page
-        with suppress(PlaywrightTimeoutError):
-            await page.wait_for_load_state("load", timeout=self.options.settle_cap * 1000)
-        while (remaining := deadline - loop.time()) > 0:
-            waited = tab.network_quiet_for(self.options.settle_cap)
-            if waited < quiet:
-                await asyncio.sleep(min(quiet - waited, remaining))
-                continue
-            try:
-                await page.evaluate(DOM_SETTLE, [self.options.quiet_ms, int(remaining * 1000)])
-            except PlaywrightError as error:
-                if not is_navigation_error(error):
-                    raise
-                with suppress(PlaywrightTimeoutError):
-                    await page.wait_for_load_state("domcontentloaded",
-                                                   timeout=max(remaining, 0.001) * 1000)
-                continue
-            if tab.network_quiet_for(self.options.settle_cap) >= quiet:
-                return
+        return await fetch_raw(self._context, self.policy, url, self.options)
 
     async def _capture(self, tab: Tab, previous_url: str, requested_url: str = "") -> TabCapture:
-        for attempt in range(3):
-            try:
-                snapshot = await tab.page.evaluate(SNAPSHOT)
-                break
-            except PlaywrightError as error:
-                if attempt == 2 or not is_navigation_error(error):
-                    raise
-                await self._settle(tab)
-        url = snapshot["url"]
-        body = snapshot["html"].encode("utf-8")
-        if len(body) > self.options.max_body_bytes:
-            raise FetchError(f"the rendered page at {url} is {len(body)} bytes, over the limit "
-                             f"of {self.options.max_body_bytes}")
+        url, body = await snapshot(tab, self.options)
         tab.captured_url = url
         capture = Capture(requested_url or url, url, tab.status, HTML_CONTENT_TYPE, body,
                           tab.headers)

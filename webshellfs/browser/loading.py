@@ -1,0 +1,105 @@
+"""Waiting for a page to settle, serializing it, and reading responses the browser does not
+render as pages. Functions of one tab; the session decides when to call them."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import suppress
+from urllib.parse import urljoin
+
+from playwright.async_api import BrowserContext
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from webshellfs.browser.options import BrowserOptions
+from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.browser.scripts import DOM_SETTLE, SNAPSHOT
+from webshellfs.browser.tab import Tab
+from webshellfs.errors import FetchError
+from webshellfs.fetch import Capture
+
+MAX_REDIRECTS = 10
+_HTML_TYPES = ("", "text/html", "application/xhtml+xml")
+# Errors that mean "the document changed under us": settle again and retry.
+_NAVIGATION_MARKERS = (
+    "Execution context was destroyed",
+    "Cannot find context with specified id",
+    "frame was detached",
+    "navigating and changing the content",
+)
+
+
+def is_html(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() in _HTML_TYPES
+
+
+def is_navigation_error(error: PlaywrightError) -> bool:
+    return any(marker in str(error) for marker in _NAVIGATION_MARKERS)
+
+
+async def settle(tab: Tab, options: BrowserOptions) -> None:
+    """Wait (at most settle_cap) for the load event, then until no request is in flight
+    and the DOM has not changed for the quiet period. A navigation restarts the wait."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + options.settle_cap
+    quiet = options.quiet_ms / 1000
+    page = tab.page
+    with suppress(PlaywrightTimeoutError):
+        await page.wait_for_load_state("load", timeout=options.settle_cap * 1000)
+    while (remaining := deadline - loop.time()) > 0:
+        waited = tab.network_quiet_for(options.settle_cap)
+        if waited < quiet:
+            await asyncio.sleep(min(quiet - waited, remaining))
+            continue
+        try:
+            await page.evaluate(DOM_SETTLE, [options.quiet_ms, int(remaining * 1000)])
+        except PlaywrightError as error:
+            if not is_navigation_error(error):
+                raise
+            with suppress(PlaywrightTimeoutError):
+                await page.wait_for_load_state("domcontentloaded",
+                                               timeout=max(remaining, 0.001) * 1000)
+            continue
+        if tab.network_quiet_for(options.settle_cap) >= quiet:
+            return
+
+
+async def snapshot(tab: Tab, options: BrowserOptions) -> tuple[str, bytes]:
+    """(URL, serialized rendered DOM) of the tab; a navigation mid-way settles and retries."""
+    for attempt in range(3):
+        try:
+            taken = await tab.page.evaluate(SNAPSHOT)
+            break
+        except PlaywrightError as error:
+            if attempt == 2 or not is_navigation_error(error):
+                raise
+            await settle(tab, options)
+    url = str(taken["url"])
+    body = str(taken["html"]).encode("utf-8")
+    if len(body) > options.max_body_bytes:
+        raise FetchError(f"the rendered page at {url} is {len(body)} bytes, over the limit "
+                         f"of {options.max_body_bytes}")
+    return url, body
+
+
+async def fetch_raw(
+    context: BrowserContext, policy: NetworkPolicy, url: str, options: BrowserOptions
+) -> Capture:
+    """A response the browser does not render as a page (a PDF, JSON, a download): its
+    bytes through the context's own HTTP client (same cookies), each redirect hop checked
+    by the policy."""
+    target = url
+    for _ in range(MAX_REDIRECTS):
+        await policy.check(target)
+        response = await context.request.get(
+            target, max_redirects=0, timeout=options.load_timeout * 1000)
+        location = response.headers.get("location")
+        if 300 <= response.status < 400 and location:
+            target = urljoin(target, location)
+            continue
+        body = await response.body()
+        if len(body) > options.max_body_bytes:
+            raise FetchError(f"{url} is larger than {options.max_body_bytes} bytes")
+        return Capture(url, target, response.status, response.headers.get("content-type", ""),
+                       body, tuple(response.headers.items()))
+    raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times")
