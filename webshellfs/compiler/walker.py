@@ -528,7 +528,7 @@ class Walker:
 
     def _image(self, element: HtmlElement, stack: list) -> bool:
         src = _image_source(element)
-        url = self.builder.resolve_url(src) if src else None
+        url = self._resolve(src) if src else None
         if url is None or _is_tracking_pixel(element):
             return False
         description, captioned = _image_description(element)
@@ -855,7 +855,6 @@ def _compile_html(data: bytes | str, content_type: str, builder: PageBuilder) ->
     walker = Walker(builder, page)
     walker.walk(body)
     walker.finish()
-    extract_facts(root, document.text, builder)
     extract_facts(root, document.text, builder)
 
 
