@@ -77,7 +77,7 @@ def test_a_crashed_renderer_is_noticed_not_waited_on(browser: Browser, site: Liv
 async def _crash_page(session: object, tab_id: str) -> None:
     """Test-only: crash the tab's renderer the way a real crash would (chrome://crash, which
     the network policy would never let a page reach by itself)."""
-    tab = session._tabs[tab_id]  # type: ignore[attr-defined]
+    tab = session._pool.get(tab_id)  # type: ignore[attr-defined]
     with contextlib.suppress(Exception):
         await asyncio.wait_for(tab.page.goto("chrome://crash"), 5)
     await asyncio.wait_for(tab.crashed.wait(), 5)

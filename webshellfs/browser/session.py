@@ -25,6 +25,7 @@ from webshellfs.browser.loading import fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.browser.pool import TabPool
 from webshellfs.browser.processes import (
     ChromiumProcesses,
     driver_children,
@@ -67,12 +68,9 @@ class Session:
         self._playwright: Playwright | None = None
         self._browser: PlaywrightBrowser | None = None
         self._context: BrowserContext | None = None
-        self._tabs: dict[str, Tab] = {}
-        self._tab_numbers = tab_numbers or itertools.count(1)
-        self._gone: dict[str, str] = {}
+        self._pool = TabPool(options.max_tabs, tab_numbers or itertools.count(1),
+                             self._make_tab, self._lose_front)
         self._notes: list[str] = []
-        self._pool_closed: list[str] = []
-        self._popups: dict[str, list[str]] = {}
         self._spare: asyncio.Task[Page] | None = None
         self._front = ""
         self._lock = asyncio.Lock()
@@ -150,26 +148,20 @@ class Session:
         return await self._guarded(tab, run(), f"capturing tab {tab_id}")
 
     async def close_tab(self, tab_id: str) -> None:
-        tab = self._tabs.get(tab_id)
-        if tab is None:
-            raise NotFoundError(self._why_gone(tab_id))
+        tab = self._pool.get(tab_id)
         await self._recover(tab)
-        self._gone[tab_id] = "it was closed"
+        self._pool.remove(tab, "it was closed")
 
     async def tabs(self) -> tuple[tuple[str, str], ...]:
         """(tab id, current URL) of every live tab, least recently used first."""
-        self._drop_self_closed()
-        ordered = sorted(self._tabs.values(), key=lambda t: t.last_used)
-        return tuple((t.id, t.page.url) for t in ordered)
+        return self._pool.listing()
 
     async def close(self) -> None:
         """Close everything; for a local browser no process of ours survives this."""
         if self._spare is not None:
             self._spare.cancel()
             self._spare = None
-        for tab in list(self._tabs.values()):
-            tab.discard()
-        self._tabs.clear()
+        self._pool.forget_all("the browser was closed")
         if self._context is not None:
             with suppress(Exception):
                 await asyncio.wait_for(self._context.close(), CLOSE_TIMEOUT)
@@ -186,7 +178,7 @@ class Session:
     async def _ensure(self) -> BrowserContext:
         async with self._lock:
             if self._browser is not None and not self._browser.is_connected():
-                lost = self._forget_tabs("the browser crashed")
+                lost = self._pool.forget_all("the browser crashed")
                 self._notes.append(f"the browser had stopped and was started again{lost}")
                 await self._drop_browser()
             if self._playwright is None:
@@ -273,7 +265,7 @@ class Session:
                 await self._kill_browser()
                 raise FetchError(f"the browser could not open a tab ({first_line(error)}); "
                                  "it is started again on the next command") from None
-        tab = self._adopt(page)
+        tab = self._pool.adopt(page)
         self._spare = asyncio.ensure_future(self._make_spare(context))
         return tab
 
@@ -292,7 +284,7 @@ class Session:
     async def _make_spare(self, context: BrowserContext) -> Page:
         page = await context.new_page()
         # A new page takes the front; give it back to the tab that should have it.
-        wanted = self._tabs.get(self._front)
+        wanted = self._pool.find(self._front)
         if wanted is not None:
             with suppress(PlaywrightError):
                 await wanted.page.bring_to_front()
@@ -313,63 +305,19 @@ class Session:
             self._front = tab.id
             await tab.page.bring_to_front()
 
-    def _adopt(self, page: Page) -> Tab:
-        tab = Tab(f"t{next(self._tab_numbers)}", page, self.options.downloads_dir is not None,
-                  self.options.max_body_bytes)
-        self._tabs[tab.id] = tab
-        page.on("popup", lambda popup: self._on_popup(tab, popup))
-        self._enforce_cap(tab)
-        return tab
+    def _make_tab(self, tab_id: str, page: Page) -> Tab:
+        return Tab(tab_id, page, self.options.downloads_dir is not None,
+                   self.options.max_body_bytes)
 
-    def _on_popup(self, opener: Tab, page: Page) -> None:
+    def _lose_front(self) -> None:
+        """A page opened another, which took the front: the next action brings its tab back."""
         self._front = ""
-        self._popups.setdefault(opener.id, []).append(self._adopt(page).id)
-
-    def _drop_self_closed(self) -> None:
-        """Forget tabs whose page closed itself (window.close()). Decided lazily, because
-        when the browser dies its pages close too, and that is reported as a crash instead."""
-        for tab in [t for t in self._tabs.values() if t.page.is_closed()]:
-            del self._tabs[tab.id]
-            tab.discard()
-            self._gone[tab.id] = "the page closed itself"
-
-    def _enforce_cap(self, keep: Tab) -> None:
-        self._drop_self_closed()
-        while len(self._tabs) > self.options.max_tabs:
-            oldest = min((t for t in self._tabs.values() if t is not keep),
-                         key=lambda t: t.last_used)
-            del self._tabs[oldest.id]
-            oldest.discard()
-            self._gone[oldest.id] = f"it was closed to keep at most {self.options.max_tabs} tabs"
-            self._pool_closed.append(oldest.id)
-            asyncio.ensure_future(self._close_quietly(oldest.page))
-
-    @staticmethod
-    async def _close_quietly(page: Page) -> None:
-        with suppress(Exception):
-            await asyncio.wait_for(page.close(), CLOSE_TIMEOUT)
 
     async def _live_tab(self, tab_id: str) -> Tab:
         await self._ensure()
-        self._drop_self_closed()
-        tab = self._tabs.get(tab_id)
-        if tab is None:
-            raise NotFoundError(self._why_gone(tab_id))
+        tab = self._pool.get(tab_id)
         tab.touch()
         return tab
-
-    def _why_gone(self, tab_id: str) -> str:
-        why = self._gone.get(tab_id)
-        return f"tab {tab_id} is gone: {why}" if why else f"there is no live tab {tab_id}"
-
-    def _forget_tabs(self, why: str) -> str:
-        """Drop every tab (their pages stay stored); the text names them for the error."""
-        lost = sorted(self._tabs, key=lambda t: int(t[1:]))
-        for tab in self._tabs.values():
-            tab.discard()
-            self._gone[tab.id] = why
-        self._tabs.clear()
-        return f"; lost tabs: {', '.join(lost)} (their pages stay stored)" if lost else ""
 
     async def _find(self, tab: Tab, locator: str) -> Locator:
         """The element an action names, in the page or any of its frames."""
@@ -403,7 +351,7 @@ class Session:
                 task.cancel()
         if tab.crashed.is_set():
             await self._recover(tab)
-            self._gone[tab.id] = "its renderer crashed"
+            self._pool.remove(tab, "its renderer crashed")
             raise FetchError(f"the page crashed while {doing}; tab {tab.id} was closed")
         if not task.done() or task.cancelled():
             how = await self._recover(tab)
@@ -419,7 +367,7 @@ class Session:
         """The domain error for a Playwright failure, after finding out what actually broke:
         the browser, a frozen page (then closed), or only this one step."""
         if await self._browser_died(patient="closed" in str(error).lower()):
-            lost = self._forget_tabs("the browser crashed")
+            lost = self._pool.forget_all("the browser crashed")
             return FetchError(f"the browser crashed while {doing}; "
                               f"it is started again on the next command{lost}")
         if "ERR_BLOCKED_BY_CLIENT" in str(error) and self.policy.refused:
@@ -451,9 +399,7 @@ class Session:
     async def _recover(self, tab: Tab) -> str:
         """Close a tab that hung or failed; if even that hangs, replace the context, and if
         that hangs too, kill the browser. Returns what was done, for the error message."""
-        if self._tabs.get(tab.id) is tab:
-            del self._tabs[tab.id]
-        tab.discard()
+        self._pool.remove(tab)
         try:
             await asyncio.wait_for(tab.page.close(), CLOSE_TIMEOUT)
             return f"tab {tab.id} was closed"
@@ -461,14 +407,14 @@ class Session:
             pass
         context = self._context
         if context is not None:
-            lost = self._forget_tabs("the browser context was replaced after a hang")
+            lost = self._pool.forget_all("the browser context was replaced after a hang")
             self._context = None
             try:
                 await asyncio.wait_for(context.close(), CLOSE_TIMEOUT)
                 return f"the browser context was replaced{lost}"
             except (TimeoutError, PlaywrightError):
                 pass
-        lost = self._forget_tabs("the browser was killed after a hang")
+        lost = self._pool.forget_all("the browser was killed after a hang")
         await self._kill_browser()
         return f"the browser was killed and is started again on the next command{lost}"
 
@@ -520,8 +466,8 @@ class Session:
             resources=await tab.drain_resources(self.options.settle_cap),
             dialogs=tab.drain_dialogs(),
             downloads=await tab.drain_downloads(self.options.settle_cap),
-            new_tabs=tuple(self._popups.pop(tab.id, ())),
-            closed_tabs=self._drain(self._pool_closed),
+            new_tabs=self._pool.take_popups(tab),
+            closed_tabs=self._pool.take_capped(),
             notes=self._drain(self._notes) + self._drain(self.policy.refused),
         )
 
