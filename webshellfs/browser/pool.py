@@ -9,7 +9,7 @@ from contextlib import suppress
 
 from playwright.async_api import Page
 
-from webshellfs.browser.tab import Tab
+from webshellfs.browser.tab import Tab, in_background
 from webshellfs.errors import NotFoundError
 
 CLOSE_TIMEOUT = 5.0
@@ -105,7 +105,7 @@ class TabPool:
                          key=lambda t: t.last_used)
             self.remove(oldest, f"it was closed to keep at most {self.cap} tabs")
             self._capped.append(oldest.id)
-            asyncio.ensure_future(_close_quietly(oldest.page))
+            in_background(_close_quietly(oldest.page))
 
 
 async def _close_quietly(page: Page) -> None:

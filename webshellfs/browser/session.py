@@ -34,7 +34,7 @@ from webshellfs.browser.processes import (
 )
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK
-from webshellfs.browser.tab import Tab, without_fragment
+from webshellfs.browser.tab import Tab, in_background, without_fragment
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
 from webshellfs.fetch import Capture
 
@@ -99,7 +99,7 @@ class Session:
             await self._recover(tab)
             raise
         if is_html(result.capture.content_type):
-            asyncio.ensure_future(self._warm_up(tab))
+            in_background(self._warm_up(tab))
             return result
         await self._recover(tab)
         return TabCapture("", result.capture, True, notes=result.notes)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Coroutine
+from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.async_api import Dialog, Download, Page, Request, Response
@@ -20,6 +22,17 @@ from webshellfs.browser.records import CapturedResponse, DialogRecord, DownloadR
 # Content types worth keeping as resources; HTML, scripts and styles are the page itself.
 _RESOURCE_TYPES = ("application/json", "text/plain", "text/csv", "application/xml", "text/xml")
 _MAX_RESOURCES = 50
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+def in_background(work: Coroutine[Any, Any, None]) -> None:
+    """Run work without waiting for it; the loop holds tasks only weakly, so keep them here
+    until they finish."""
+    task = asyncio.ensure_future(work)
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
 
 
 def origin(url: str) -> tuple[str, str]:
@@ -131,7 +144,7 @@ class Tab:
         # the control meant; a prompt gets its default text.
         answer = "accepted" if dialog.type != "prompt" else f"accepted with {dialog.default_value!r}"
         self._dialogs.append(DialogRecord(dialog.type, dialog.message, answer))
-        asyncio.ensure_future(self._answer(dialog))
+        in_background(self._answer(dialog))
 
     @staticmethod
     async def _answer(dialog: Dialog) -> None:
