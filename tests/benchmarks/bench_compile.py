@@ -89,61 +89,69 @@ def timed(work: Callable[[], object]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def measure(pages: list[Page], rounds: int) -> tuple[Timings, list[str]]:
+def time_page(page: Page, rounds: int, first: int) -> dict[str, list[float]]:
+    """Each contender's milliseconds in each round; the order of the three rotates by round,
+    starting at `first`."""
+    per_round: dict[str, list[float]] = {"ours": [], "compile": [], "traf": [], "lxml": []}
+
+    def ours() -> None:
+        compile_ms, total_ms = run_ours(page)
+        per_round["compile"].append(compile_ms)
+        per_round["ours"].append(total_ms)
+
+    def traf() -> None:
+        per_round["traf"].append(timed(lambda: trafilatura.extract(page.data, url=page.url)))
+
+    def bare() -> None:
+        per_round["lxml"].append(timed(lambda: lxml.html.document_fromstring(page.data)))
+
+    contenders: list[Callable[[], None]] = [ours, traf, bare]
+    gc.collect()
+    for round_number in range(rounds):
+        shift = (first + round_number) % len(contenders)
+        for contender in contenders[shift:] + contenders[:shift]:
+            contender()
+    return per_round
+
+
+def measure(pages: list[Page], rounds: int) -> Timings:
     """Per page, the median over rounds of each contender; contenders interleaved per page."""
     timings = Timings()
-    failures: list[str] = []
     for index, page in enumerate(pages):
-        per_round: dict[str, list[float]] = {"ours": [], "compile": [], "traf": [], "lxml": []}
-
-        def ours() -> None:
-            compile_ms, total_ms = run_ours(page)
-            per_round["compile"].append(compile_ms)
-            per_round["ours"].append(total_ms)
-
-        contenders: list[Callable[[], None]] = [
-            ours,
-            lambda: per_round["traf"].append(timed(lambda: trafilatura.extract(page.data, url=page.url))),
-            lambda: per_round["lxml"].append(timed(lambda: lxml.html.document_fromstring(page.data))),
-        ]
-        gc.collect()
-        try:
-            for round_number in range(rounds):
-                shift = (index + round_number) % len(contenders)
-                for contender in contenders[shift:] + contenders[:shift]:
-                    contender()
-        except Exception as exc:  # a failing page is reported, not allowed to end the run
-            failures.append(f"{page.name}: {type(exc).__name__}: {exc}")
-            continue
+        per_round = time_page(page, rounds, index)
         timings.ours.append(statistics.median(per_round["ours"]))
         timings.compile_only.append(statistics.median(per_round["compile"]))
         timings.trafilatura.append(statistics.median(per_round["traf"]))
         timings.lxml_parse.append(statistics.median(per_round["lxml"]))
         for name in ("ours", "traf"):
             runs = per_round[name]
-            timings.spread.setdefault(name, []).append((max(runs) - min(runs)) / statistics.median(runs))
-    return timings, failures
+            spread = (max(runs) - min(runs)) / statistics.median(runs)
+            timings.spread.setdefault(name, []).append(spread)
+    return timings
 
 
-def warm_up(pages: list[Page]) -> None:
-    """Import-time caches, regex compilation, trafilatura's lazy setup: all paid before timing."""
-    for page in pages[:10]:
+def first_pass(pages: list[Page]) -> tuple[list[Page], list[str]]:
+    """Compile and extract every page once, untimed: it warms every cache (imports, regexes,
+    trafilatura's lazy setup) and sorts out pages the compiler fails on, which are reported
+    rather than allowed to end the run."""
+    good, failures = [], []
+    for page in pages:
         try:
             run_ours(page)
-        except Exception:
-            pass
+        except Exception as exc:  # noqa: BLE001 - any failure is a finding to list
+            failures.append(f"{page.name}: {type(exc).__name__}: {exc}")
+            continue
         trafilatura.extract(page.data, url=page.url)
         lxml.html.document_fromstring(page.data)
+        good.append(page)
+    return good, failures
 
 
 def output_sizes(pages: list[Page]) -> tuple[list[int], list[int], list[int], list[str]]:
     """Bytes of _map.md, of content/, and of the whole tree, per page; plus pages over target."""
     map_bytes, content_bytes, total_bytes, big_maps = [], [], [], []
     for page in pages:
-        try:
-            files = render_page(compile_page(page.data, page.url), page_id="N0001")
-        except Exception:
-            continue
+        files = render_page(compile_page(page.data, page.url), page_id="N0001")
         map_size = len(files["_map.md"])
         map_bytes.append(map_size)
         content_bytes.append(sum(len(b) for p, b in files.items() if p.startswith("content/")))
@@ -181,20 +189,30 @@ def report_speed(timings: Timings, pages: list[Page], rounds: int) -> bool:
     print("|---|---|---|")
     print(f"| ours / trafilatura, median | {median_ratio:.2f} | ≤ {MEDIAN_TARGET} |")
     print(f"| ours / trafilatura, p95 | {p95_ratio:.2f} | ≤ {P95_TARGET} |")
-    print(f"| ours / trafilatura, per-page median of ratios | {statistics.median(per_page):.2f} | |")
-    print(f"| ours / lxml parse, median | {statistics.median(ours) / statistics.median(bare):.1f} | |")
+    print(
+        f"| ours / trafilatura, per-page median of ratios | {statistics.median(per_page):.2f} | |"
+    )
+    print(
+        f"| ours / lxml parse, median | {statistics.median(ours) / statistics.median(bare):.1f} | |"
+    )
     print(f"| ours / lxml parse, p95 | {percentile(ours, 0.95) / percentile(bare, 0.95):.1f} | |")
     megabytes = sum(len(p.data) for p in pages) / 1e6
-    print(f"\nthroughput: ours {megabytes / (sum(ours) / 1000):.1f} MB/s, "
-          f"trafilatura {megabytes / (sum(traf) / 1000):.1f} MB/s, "
-          f"lxml parse {megabytes / (sum(bare) / 1000):.1f} MB/s over {megabytes:.1f} MB")
+    print(
+        f"\nthroughput: ours {megabytes / (sum(ours) / 1000):.1f} MB/s, "
+        f"trafilatura {megabytes / (sum(traf) / 1000):.1f} MB/s, "
+        f"lxml parse {megabytes / (sum(bare) / 1000):.1f} MB/s over {megabytes:.1f} MB"
+    )
     if rounds > 1:
-        print(f"noise: round-to-round spread per page, (max-min)/median, median over pages: "
-              f"ours {statistics.median(timings.spread['ours']):.0%}, "
-              f"trafilatura {statistics.median(timings.spread['traf']):.0%}")
+        print(
+            f"noise: round-to-round spread per page, (max-min)/median, median over pages: "
+            f"ours {statistics.median(timings.spread['ours']):.0%}, "
+            f"trafilatura {statistics.median(timings.spread['traf']):.0%}"
+        )
     slowest = sorted(zip(ours, traf, (p.name for p in pages)), reverse=True)[:5]
-    print("slowest pages (ours ms / trafilatura ms): "
-          + ", ".join(f"{name} {o:.0f}/{t:.0f}" for o, t, name in slowest))
+    print(
+        "slowest pages (ours ms / trafilatura ms): "
+        + ", ".join(f"{name} {o:.0f}/{t:.0f}" for o, t, name in slowest)
+    )
     return median_ratio <= MEDIAN_TARGET and p95_ratio <= P95_TARGET
 
 
@@ -209,19 +227,21 @@ def report_sizes(pages: list[Page]) -> None:
     print(row("content/", [float(v) for v in content_bytes], unit="B"))
     print(row("whole tree", [float(v) for v in total_bytes], unit="B"))
     under = sum(1 for v in map_bytes if v <= MAP_TARGET_BYTES)
-    print(f"\n_map.md ≤ {MAP_TARGET_BYTES} B on {under}/{len(map_bytes)} pages"
-          + (f"; over: {', '.join(big_maps[:12])}" + (" …" if len(big_maps) > 12 else "")
-             if big_maps else ""))
+    print(
+        f"\n_map.md ≤ {MAP_TARGET_BYTES} B on {under}/{len(map_bytes)} pages"
+        + (
+            f"; over: {', '.join(big_maps[:12])}" + (" …" if len(big_maps) > 12 else "")
+            if big_maps
+            else ""
+        )
+    )
 
 
 def report_profile(pages: list[Page], top: int) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
     for page in pages:
-        try:
-            render_page(compile_page(page.data, page.url))
-        except Exception:
-            pass
+        render_page(compile_page(page.data, page.url))
     profiler.disable()
     for order in ("tottime", "cumulative"):
         buffer = io.StringIO()
@@ -235,8 +255,9 @@ def report_profile(pages: list[Page], top: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
-                        help="a folder of <name>/source.html pages")
+    parser.add_argument(
+        "--corpus", type=Path, default=DEFAULT_CORPUS, help="a folder of <name>/source.html pages"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per page (median)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile hot spots")
     parser.add_argument("--top", type=int, default=25, help="rows of each profile listing")
@@ -246,19 +267,20 @@ def main(argv: list[str] | None = None) -> int:
     pages = load_corpus(args.corpus)
     if args.limit:
         pages = pages[: args.limit]
-    warm_up(pages)
-    timings, failures = measure(pages, args.rounds)
-    measured = [p for p in pages if not any(f.startswith(p.name + ":") for f in failures)]
-    print(f"corpus: {args.corpus} ({len(pages)} pages, "
-          f"{sum(len(p.data) for p in pages) / 1e6:.1f} MB); python {sys.version.split()[0]}, "
-          f"lxml {'.'.join(map(str, lxml.etree.LXML_VERSION))}, trafilatura {trafilatura.__version__}\n")
+    measured, failures = first_pass(pages)
+    timings = measure(measured, args.rounds)
+    print(
+        f"corpus: {args.corpus} ({len(pages)} pages, "
+        f"{sum(len(p.data) for p in pages) / 1e6:.1f} MB); python {sys.version.split()[0]}, "
+        f"lxml {'.'.join(map(str, lxml.etree.LXML_VERSION))}, trafilatura {trafilatura.__version__}\n"
+    )
     on_target = report_speed(timings, measured, args.rounds) if timings.ours else False
-    report_sizes(pages)
+    report_sizes(measured)
     if failures:
         print(f"\n## compile failures ({len(failures)})\n")
         print("\n".join(f"- {f}" for f in failures))
     if args.profile:
-        report_profile(pages, args.top)
+        report_profile(measured, args.top)
     print(f"\nspeed targets met: {'yes' if on_target and not failures else 'no'}")
     return 0
 
