@@ -3,6 +3,8 @@
 #
 #   ./mount.sh [MOUNTPOINT] [webshellfs options…]   set up, then mount (default /mnt/web)
 #   ./mount.sh --test [pytest arguments…]           set up, then run the test suite
+#   ./mount.sh --demo [MOUNTPOINT]                   offline demo: the local fixture site and
+#                                                    its local search, no internet needed
 #
 # Setting up installs only what is missing: the apt packages (fuse3, libfuse3-dev, pkg-config,
 # chromium) and a virtualenv in .venv with the package. It is safe to run again.
@@ -68,6 +70,25 @@ clear_stale_mount() {
     fi
 }
 
+# The offline demo serves the fixture site (fixtures/site/) on loopback; the local search
+# backend resolves the index's relative URLs against it.
+start_demo_site() {
+    local port="${WEBSHELL_DEMO_PORT:-8765}"
+    demo_cache="${XDG_CACHE_HOME:-$HOME/.cache}/webshellfs/demo.sqlite"
+    mkdir -p "$(dirname "$demo_cache")"
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        (cd "$here" && exec setsid "$venv/bin/python" -m tests.site "$port" \
+            </dev/null >"$(dirname "$demo_cache")/demo-site.log" 2>&1) &
+        disown
+        for _ in $(seq 50); do
+            (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+            sleep 0.1
+        done
+    fi
+    export WEBSHELL_SEARCH_BASE="http://127.0.0.1:$port/"
+    say "demo site at $WEBSHELL_SEARCH_BASE (set WEBSHELL_DEMO_PORT to move it)"
+}
+
 install_system_packages
 
 if [ "${1:-}" = "--test" ]; then
@@ -78,6 +99,13 @@ if [ "${1:-}" = "--test" ]; then
 fi
 
 install_python_package "test"
+demo_options=()
+if [ "${1:-}" = "--demo" ]; then
+    shift
+    start_demo_site
+    demo_options=(--allow-private --cache "$demo_cache"
+                  --search "local=$here/fixtures/search/site-index.tsv")
+fi
 mountpoint="${1:-/mnt/web}"
 [ $# -gt 0 ] && shift
 clear_stale_mount "$mountpoint"
@@ -86,5 +114,8 @@ if mountpoint -q "$mountpoint" 2>/dev/null; then
     exit 1
 fi
 mkdir -p "$mountpoint" 2>/dev/null || as_root install -d -o "$(id -u)" -g "$(id -g)" "$mountpoint"
-"$venv/bin/webshellfs" "$mountpoint" "$@"
+"$venv/bin/webshellfs" "$mountpoint" "${demo_options[@]}" "$@"
 say "mounted at $mountpoint; start with: cat $mountpoint/README.md"
+if [ ${#demo_options[@]} -gt 0 ]; then
+    say "demo: try  echo 'retrieve lighthouse' > $mountpoint/.ctl; cat $mountpoint/.ctl"
+fi
