@@ -38,10 +38,17 @@ CRAFTED = """<html><head><title>../../../../tmp/pwned</title><base href="file://
 </body></html>""".format(long="é/.." * 200).encode("utf-8")
 
 
-def run_cli(*args: str | Path, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_cli(
+    *args: str | Path, stdin: bytes = b"", cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [str(CLI), "compile", *map(str, args)], input=stdin, capture_output=True, timeout=120,
-        cwd=cwd or ROOT, env={**os.environ, "PYTHONHASHSEED": "random"},
+        [str(CLI), "compile", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+        cwd=cwd or ROOT,
+        env={**os.environ, "PYTHONHASHSEED": "random"},
     )
 
 
@@ -105,7 +112,9 @@ def test_compile_replaces_its_own_earlier_output(tmp_path: Path, page: Path) -> 
     assert_page_dir(out, other, URL)
 
 
-def test_compile_refuses_a_non_empty_directory_that_is_not_a_page(tmp_path: Path, page: Path) -> None:
+def test_compile_refuses_a_non_empty_directory_that_is_not_a_page(
+    tmp_path: Path, page: Path
+) -> None:
     out = tmp_path / "home"
     out.mkdir()
     (out / "precious.txt").write_text("mine\n")
@@ -150,15 +159,20 @@ def test_crafted_page_cannot_write_outside_out(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert_page_dir(out, CRAFTED, "file:///etc/passwd")
     # Nothing anywhere else: not beside out, not above it, not in the sandbox's parent.
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")
-                  if p == out or not p.is_relative_to(out)) == ["sandbox", "sandbox/deep", "sandbox/deep/out"]
+    assert sorted(
+        p.relative_to(tmp_path).as_posix()
+        for p in tmp_path.rglob("*")
+        if p == out or not p.is_relative_to(out)
+    ) == ["sandbox", "sandbox/deep", "sandbox/deep/out"]
     for relpath in read_tree(out)[0]:
         assert all(part not in ("", ".", "..") for part in relpath.split("/"))
         assert relpath.isascii() and not relpath.startswith(("-", ".", "/"))
         assert all(len(part.encode()) <= 255 for part in relpath.split("/"))
 
 
-def test_recompiling_over_a_planted_symlink_does_not_touch_its_target(tmp_path: Path, page: Path) -> None:
+def test_recompiling_over_a_planted_symlink_does_not_touch_its_target(
+    tmp_path: Path, page: Path
+) -> None:
     """A compiled page whose content/ was swapped for a symlink: the rewrite removes the link,
     never what it points at."""
     out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
@@ -177,9 +191,14 @@ def test_recompiling_over_a_planted_symlink_does_not_touch_its_target(tmp_path: 
 # --- manifests ------------------------------------------------------------------------------
 
 PAGES = {
-    "a.html": (b"<html><head><title>First\tpage</title></head><body><h1>One</h1><p>one</p></body></html>",
-               "https://a.example.test/"),
-    "sub/b.html": (b"<html><body><p>no title here</p></body></html>", "https://b.example.test/x?y=1"),
+    "a.html": (
+        b"<html><head><title>First\tpage</title></head><body><h1>One</h1><p>one</p></body></html>",
+        "https://a.example.test/",
+    ),
+    "sub/b.html": (
+        b"<html><body><p>no title here</p></body></html>",
+        "https://b.example.test/x?y=1",
+    ),
     "c.html": (CRAFTED, "https://c.example.test/"),
 }
 
@@ -242,14 +261,18 @@ def test_stats_for_a_single_page(tmp_path: Path, page: Path) -> None:
 
 
 def test_manifest_refuses_a_non_empty_directory_that_is_not_its_output(
-    tmp_path: Path, manifest: Path,
+    tmp_path: Path,
+    manifest: Path,
 ) -> None:
     out = tmp_path / "home"
     out.mkdir()
     (out / "precious.txt").write_text("mine\n")
     done = run_cli("--manifest", manifest, "--out", out)
     assert done.returncode == 1
-    assert done.stderr == f"webshellfs: {out} exists and is not a compiled manifest; choose an empty --out\n".encode()
+    assert (
+        done.stderr
+        == f"webshellfs: {out} exists and is not a compiled manifest; choose an empty --out\n".encode()
+    )
     assert read_tree(out) == ({"precious.txt": b"mine\n"}, set())
 
 
@@ -266,4 +289,7 @@ def test_manifest_with_a_bad_line_names_it(tmp_path: Path) -> None:
     bad.write_text("page.html without a url\n")
     done = run_cli("--manifest", bad, "--out", tmp_path / "out")
     assert done.returncode == 1
-    assert done.stderr == f"webshellfs: {bad}:1: expected 'path<TAB>url', got 'page.html without a url'\n".encode()
+    assert (
+        done.stderr
+        == f"webshellfs: {bad}:1: expected 'path<TAB>url', got 'page.html without a url'\n".encode()
+    )

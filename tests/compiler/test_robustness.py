@@ -90,24 +90,93 @@ def assert_robust(data: bytes | str, content_type: str = "", url: str = URL) -> 
 
 # --- hypothesis -------------------------------------------------------------------------------
 
-TAGS = ["div", "span", "p", "b", "i", "a", "table", "tr", "td", "th", "ul", "li", "h1", "h3",
-        "form", "select", "option", "input", "button", "label", "script", "style", "template",
-        "svg", "math", "textarea", "pre", "iframe", "nav", "header", "footer", "details"]
-ATTRIBUTES = ['href="../../etc/passwd"', 'href="javascript:alert(1)"', "hidden", 'role="heading"',
-              'aria-level="99999999999"', 'colspan="1000000"', 'rowspan="-3"', 'id="x"',
-              'style="display:none"', 'aria-hidden="true"', 'type="radio" name="r"',
-              'srcset="a.png 1x, b.png 99999w"', 'aria-labelledby="x x x"', 'href="#x"']
-CONTENT_TYPES = ["", "text/html", "text/html; charset=utf-8", "text/html; charset=shift_jis",
-                 "text/html; charset=no-such-charset", "application/xhtml+xml", "text/plain",
-                 "application/json", "application/octet-stream"]
-TEXTS = ["..", "/", "\x00", "\u202e", "\u200b", "-rf", "\t\n", "Größe", "💥", "&amp;", "&#0;",
-         "]]>", "<!--", "\ud800", "a" * 300, "CON", "ö" * 200]
+TAGS = [
+    "div",
+    "span",
+    "p",
+    "b",
+    "i",
+    "a",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "ul",
+    "li",
+    "h1",
+    "h3",
+    "form",
+    "select",
+    "option",
+    "input",
+    "button",
+    "label",
+    "script",
+    "style",
+    "template",
+    "svg",
+    "math",
+    "textarea",
+    "pre",
+    "iframe",
+    "nav",
+    "header",
+    "footer",
+    "details",
+]
+ATTRIBUTES = [
+    'href="../../etc/passwd"',
+    'href="javascript:alert(1)"',
+    "hidden",
+    'role="heading"',
+    'aria-level="99999999999"',
+    'colspan="1000000"',
+    'rowspan="-3"',
+    'id="x"',
+    'style="display:none"',
+    'aria-hidden="true"',
+    'type="radio" name="r"',
+    'srcset="a.png 1x, b.png 99999w"',
+    'aria-labelledby="x x x"',
+    'href="#x"',
+]
+CONTENT_TYPES = [
+    "",
+    "text/html",
+    "text/html; charset=utf-8",
+    "text/html; charset=shift_jis",
+    "text/html; charset=no-such-charset",
+    "application/xhtml+xml",
+    "text/plain",
+    "application/json",
+    "application/octet-stream",
+]
+TEXTS = [
+    "..",
+    "/",
+    "\x00",
+    "\u202e",
+    "\u200b",
+    "-rf",
+    "\t\n",
+    "Größe",
+    "💥",
+    "&amp;",
+    "&#0;",
+    "]]>",
+    "<!--",
+    "\ud800",
+    "a" * 300,
+    "CON",
+    "ö" * 200,
+]
 
 
 def _token_soup() -> st.SearchStrategy[str]:
     open_tag = st.builds(
         lambda tag, attrs: f"<{tag} {' '.join(attrs)}>",
-        st.sampled_from(TAGS), st.lists(st.sampled_from(ATTRIBUTES), max_size=3),
+        st.sampled_from(TAGS),
+        st.lists(st.sampled_from(ATTRIBUTES), max_size=3),
     )
     close_tag = st.sampled_from(TAGS).map(lambda tag: f"</{tag}>")
     token = st.one_of(open_tag, close_tag, st.sampled_from(TEXTS), st.text(max_size=20))
@@ -140,9 +209,17 @@ def _deep_nesting(draw: st.DrawFn) -> str:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.one_of(st.binary(max_size=2000), _token_soup(), _token_soup().map(lambda s: s.encode("utf-8", "surrogatepass"))),
-       content_type=st.sampled_from(CONTENT_TYPES))
-def test_random_and_soup_input_compiles_deterministically(data: bytes | str, content_type: str) -> None:
+@given(
+    data=st.one_of(
+        st.binary(max_size=2000),
+        _token_soup(),
+        _token_soup().map(lambda s: s.encode("utf-8", "surrogatepass")),
+    ),
+    content_type=st.sampled_from(CONTENT_TYPES),
+)
+def test_random_and_soup_input_compiles_deterministically(
+    data: bytes | str, content_type: str
+) -> None:
     assert_robust(data, content_type)
 
 
@@ -171,21 +248,30 @@ NON_HTML_KINDS = [
 ]
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=10), inner, max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=10), inner, max_size=6)
+    ),
     max_leaves=40,
 )
-_CSV = st.lists(st.lists(st.sampled_from(TEXTS + ['"', ",", "a,b", '"x""y"', "\r\n"]), max_size=6),
-                max_size=12).map(lambda rows: "\n".join(",".join(row) for row in rows))
+_CSV = st.lists(
+    st.lists(st.sampled_from(TEXTS + ['"', ",", "a,b", '"x""y"', "\r\n"]), max_size=6), max_size=12
+).map(lambda rows: "\n".join(",".join(row) for row in rows))
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kind=st.sampled_from(NON_HTML_KINDS),
-       body=st.one_of(st.binary(max_size=2000),
-                      _JSON.map(lambda v: json.dumps(v).encode()),
-                      _CSV.map(lambda text: text.encode("utf-8", "surrogatepass"))),
-       cut=st.integers(0, 100))
+@given(
+    kind=st.sampled_from(NON_HTML_KINDS),
+    body=st.one_of(
+        st.binary(max_size=2000),
+        _JSON.map(lambda v: json.dumps(v).encode()),
+        _CSV.map(lambda text: text.encode("utf-8", "surrogatepass")),
+    ),
+    cut=st.integers(0, 100),
+)
 def test_non_html_documents_compile_deterministically(
-    kind: tuple[str, str, bytes], body: bytes, cut: int,
+    kind: tuple[str, str, bytes],
+    body: bytes,
+    cut: int,
 ) -> None:
     content_type, name, magic = kind
     data = magic + body
@@ -195,11 +281,21 @@ def test_non_html_documents_compile_deterministically(
 
 NON_HTML_TRAPS: dict[str, tuple[bytes, str, str]] = {
     "json nested 100,000 deep": (b"[" * 100_000 + b"]" * 100_000, "application/json", "a.json"),
-    "json objects nested 100,000 deep": (b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
-                                         "application/json", "a.json"),
-    "json 200,000 records": (json.dumps([{"a": i} for i in range(200_000)]).encode(),
-                             "application/json", "a.json"),
-    "csv field over the csv module's limit": (b'a,b\n"' + b"x" * 1_000_000 + b'",2\n', "text/csv", "a.csv"),
+    "json objects nested 100,000 deep": (
+        b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+        "application/json",
+        "a.json",
+    ),
+    "json 200,000 records": (
+        json.dumps([{"a": i} for i in range(200_000)]).encode(),
+        "application/json",
+        "a.json",
+    ),
+    "csv field over the csv module's limit": (
+        b'a,b\n"' + b"x" * 1_000_000 + b'",2\n',
+        "text/csv",
+        "a.csv",
+    ),
     "csv with nul and ragged rows": (b'a,b\n\x00,2\n1,2,3,4\n"unclosed\n', "text/csv", "a.csv"),
     "pdf header only": (b"%PDF-1.7\n", "application/pdf", "a.pdf"),
     "pdf garbage": (b"%PDF-1.4\n" + bytes(range(256)) * 100, "application/pdf", "a.pdf"),
@@ -216,9 +312,25 @@ def test_non_html_traps(name: str) -> None:
 
 def test_unsafe_paths_catches_what_it_must() -> None:
     """The checker itself: it must reject each kind of bad path."""
-    bad = ["/etc/passwd", "content/../../x", "content/-rf.md", "content/.hidden", "content/a b.md",
-           "content/é.md", "tables/a/b.cells", "elsewhere.txt", "content", "content/" + "a" * 256]
-    good = ["_map.md", "links.tsv", "content/00-intro.md", "tables/T01.cells", "long-values/V0001.txt"]
+    bad = [
+        "/etc/passwd",
+        "content/../../x",
+        "content/-rf.md",
+        "content/.hidden",
+        "content/a b.md",
+        "content/é.md",
+        "tables/a/b.cells",
+        "elsewhere.txt",
+        "content",
+        "content/" + "a" * 256,
+    ]
+    good = [
+        "_map.md",
+        "links.tsv",
+        "content/00-intro.md",
+        "tables/T01.cells",
+        "long-values/V0001.txt",
+    ]
     assert unsafe_paths(dict.fromkeys(bad + good, b"")) == bad
 
 
@@ -230,8 +342,10 @@ TRAPS: dict[str, tuple[bytes | str, str | None]] = {
     "comment only": ("<!-- c -->", None),  # lxml: "Document is empty"
     "doctype only": ("<!doctype html>", None),
     "bom only": (b"\xef\xbb\xbf", None),
-    "str with xml declaration": ('<?xml version="1.0" encoding="utf-8"?><html><body>kept</body></html>',
-                                 "kept"),  # lxml raises ValueError on this str
+    "str with xml declaration": (
+        '<?xml version="1.0" encoding="utf-8"?><html><body>kept</body></html>',
+        "kept",
+    ),  # lxml raises ValueError on this str
     "utf-16 with bom": ("<p>kept ünïcode</p>".encode("utf-16"), "kept ünïcode"),
     "meta says utf-16, bytes are ascii": (b'<meta charset="utf-16"><p>kept</p>', "kept"),
     "meta says bogus charset": (b'<meta charset="no-such"><p>kept</p>', "kept"),
@@ -256,8 +370,10 @@ def test_known_parser_traps(name: str) -> None:
 
 def test_every_section_gets_its_own_file() -> None:
     """Two sections rendered to one path would overwrite each other silently."""
-    data = "".join(f"<h{1 + i % 6}>{name}</h{1 + i % 6}><p>text {i}</p>"
-                   for i, name in enumerate(["Same", "same", "SAME!", "Säme", "", "-", "Same"] * 20))
+    data = "".join(
+        f"<h{1 + i % 6}>{name}</h{1 + i % 6}><p>text {i}</p>"
+        for i, name in enumerate(["Same", "same", "SAME!", "Säme", "", "-", "Same"] * 20)
+    )
     page = compile_page(data, URL)
     files = render_page(page)
     section_paths = [p for p in files if p.startswith(("content/", "boilerplate/"))]
@@ -275,8 +391,16 @@ class ExpectedText:
 
 
 # Text under these elements is not rendered as page text (or is raw text a page never shows).
-UNRENDERED = {"script", "style", "template", "noscript", "noembed", "noframes", "iframe",
-              "frameset"}
+UNRENDERED = {
+    "script",
+    "style",
+    "template",
+    "noscript",
+    "noembed",
+    "noframes",
+    "iframe",
+    "frameset",
+}
 _NODE_LINE = re.compile(r"^\| ( *)(.*)$", re.DOTALL)
 _ELEMENT = re.compile(r"^<(?!!)(?:(?:svg|math) )?([^ >]+)>$")
 _ATTRIBUTE = re.compile(r'^(?:[a-z]+ )?([^ ="]+)="(.*)"$', re.DOTALL)
@@ -323,7 +447,7 @@ def _is_hidden(tag: str, attrs: dict[str, str]) -> bool:
     return (
         "hidden" in attrs
         or attrs.get("aria-hidden", "").lower() == "true"
-        or bool(re.search(r"display\s*:\s*none", attrs.get("style", ""), re.I))
+        or bool(re.search(r"display\s*:\s*none", attrs.get("style", ""), re.IGNORECASE))
         or (tag == "dialog" and "open" not in attrs)  # a closed <dialog> is not displayed
     )
 
@@ -339,7 +463,7 @@ def _category(stack: list[tuple[int, str, dict[str, str]]]) -> str:
         return "hidden"
     if "datalist" in tags:
         return "unrendered (datalist)"
-    if "select" in tags and not {"option", "optgroup"} & set(tags[tags.index("select"):]):
+    if "select" in tags and not {"option", "optgroup"} & set(tags[tags.index("select") :]):
         return "unrendered (select, outside an option)"
     if "title" in tags:
         return "visible (title)"
@@ -360,7 +484,7 @@ def sweep(paths: list[str]) -> None:
         try:
             files = compile_files(data)
             again = compile_files(data)
-        except BaseException:  # anything at all is a finding, reported with its traceback
+        except BaseException:  # noqa: BLE001 - anything at all is a finding, with its traceback
             record["error"] = traceback.format_exc(limit=6)
         else:
             record["digest"] = _digest(files)
@@ -381,7 +505,9 @@ def _run_sweep(cases: list[Path], hash_seed: str, out: IO[bytes]) -> subprocess.
     code = "import sys; from tests.compiler.test_robustness import sweep; sweep(sys.argv[1:])"
     return subprocess.Popen(
         [sys.executable, "-c", code, *map(str, cases)],
-        cwd=ROOT, stdout=out, env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        cwd=ROOT,
+        stdout=out,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed},
     )
 
 
@@ -407,7 +533,8 @@ def sweep_corpus(cases: list[Path], timeout: float) -> dict[str, list[dict[str, 
             for record in done:
                 results.setdefault(str(record["case"]), []).append(record)
             assert child.returncode == 0, (
-                f"sweep child died (exit {child.returncode}) on {cases[len(done)]}")
+                f"sweep child died (exit {child.returncode}) on {cases[len(done)]}"
+            )
     assert all(len(runs) == 2 for runs in results.values()) and len(results) == len(cases)
     return results
 
@@ -415,13 +542,20 @@ def sweep_corpus(cases: list[Path], timeout: float) -> dict[str, list[dict[str, 
 def sweep_findings(results: dict[str, list[dict[str, object]]]) -> dict[str, list[str]]:
     """Cases that raised, that differ between runs or processes, or that named unsafe paths."""
     return {
-        "raised": [f"{case}:\n{runs[0]['error']}" for case, runs in results.items()
-                   if "error" in runs[0]],
-        "unstable": [case for case, runs in results.items()
-                     if not all(run.get("stable_in_process", False) for run in runs)
-                     or len({run.get("digest") for run in runs}) != 1],
-        "unsafe paths": [f"{case}: {runs[0]['unsafe']}" for case, runs in results.items()
-                         if runs[0].get("unsafe")],
+        "raised": [
+            f"{case}:\n{runs[0]['error']}" for case, runs in results.items() if "error" in runs[0]
+        ],
+        "unstable": [
+            case
+            for case, runs in results.items()
+            if not all(run.get("stable_in_process", False) for run in runs)
+            or len({run.get("digest") for run in runs}) != 1
+        ],
+        "unsafe paths": [
+            f"{case}: {runs[0]['unsafe']}"
+            for case, runs in results.items()
+            if runs[0].get("unsafe")
+        ],
     }
 
 
@@ -512,25 +646,51 @@ def text_coverage(results: dict[str, list[dict[str, object]]]) -> Coverage:
     return coverage
 
 
-def test_html5lib_visible_text_survives(html5lib_results: dict[str, list[dict[str, object]]]) -> None:
+def test_html5lib_visible_text_survives(
+    html5lib_results: dict[str, list[dict[str, object]]],
+) -> None:
     coverage = text_coverage(html5lib_results)
     for category in sorted(coverage.total):
-        print(f"{category}: exact {coverage.exact[category]}, loose {coverage.loose[category]}"
-              f" of {coverage.total[category]}")
-    print(f"visible share: exact {coverage.share(coverage.exact):.3f},"
-          f" loose {coverage.share(coverage.loose):.3f}")
+        print(
+            f"{category}: exact {coverage.exact[category]}, loose {coverage.loose[category]}"
+            f" of {coverage.total[category]}"
+        )
+    print(
+        f"visible share: exact {coverage.share(coverage.exact):.3f},"
+        f" loose {coverage.share(coverage.loose):.3f}"
+    )
     print("\n".join(coverage.misses))
     share = coverage.share(coverage.loose)
-    assert share >= VISIBLE_TEXT_FLOOR, f"visible text found {share:.3f}; misses: {coverage.misses[:20]}"
+    assert share >= VISIBLE_TEXT_FLOOR, (
+        f"visible text found {share:.3f}; misses: {coverage.misses[:20]}"
+    )
 
 
 def test_expected_texts_reads_the_dump_format() -> None:
-    dump = "\n".join([
-        "| <html>", "|   <head>", "|     <title>", '|       "T"', "|   <body>",
-        '|     <div>', '|       hidden=""', '|       "secret"', '|     <p>', '|       "two', 'lines"',
-        "|     <template>", "|       content", '|         "inert"', "|     <svg svg>", '|       "drawn"',
-        "|     <select>", '|       "stray"', "|       <option>", '|         "chosen"',
-    ])
+    dump = "\n".join(
+        [
+            "| <html>",
+            "|   <head>",
+            "|     <title>",
+            '|       "T"',
+            "|   <body>",
+            "|     <div>",
+            '|       hidden=""',
+            '|       "secret"',
+            "|     <p>",
+            '|       "two',
+            'lines"',
+            "|     <template>",
+            "|       content",
+            '|         "inert"',
+            "|     <svg svg>",
+            '|       "drawn"',
+            "|     <select>",
+            '|       "stray"',
+            "|       <option>",
+            '|         "chosen"',
+        ]
+    )
     assert expected_texts(dump) == [
         ExpectedText("T", "visible (title)"),
         ExpectedText("secret", "hidden"),
@@ -550,20 +710,37 @@ def _hostile_document(kind: str) -> tuple[bytes, list[str]]:
     if kind == "text-20mb":
         text = "lorem " * (20_000_000 // 6)
         return f"<html><body><p>start {text}finis</p><p>after</p></body></html>".encode(), [
-            "start lorem lorem", "lorem finis", "after"]
+            "start lorem lorem",
+            "lorem finis",
+            "after",
+        ]
     if kind == "nesting-10000":
         return ("<div>" * 10_000 + "deepest" + "</div>" * 10_000 + "<p>after</p>").encode(), [
-            "deepest", "after"]
+            "deepest",
+            "after",
+        ]
     if kind == "table-1m-cells":
         rows = "".join(
-            "<tr>" + "".join(f"<td>r{r}c{c}</td>" for c in range(100)) + "</tr>" for r in range(10_000))
+            "<tr>" + "".join(f"<td>r{r}c{c}</td>" for c in range(100)) + "</tr>"
+            for r in range(10_000)
+        )
         return f"<html><body><table>{rows}</table><p>after</p></body></html>".encode(), [
-            "r0c0", "r5000c50", "r9999c99", "after"]
+            "r0c0",
+            "r5000c50",
+            "r9999c99",
+            "after",
+        ]
     if kind == "input-100mb":
-        paragraphs = "".join(f"<p>paragraph {i} with some ordinary words in it to fill a line.</p>"
-                             for i in range(1_400_000))
+        paragraphs = "".join(
+            f"<p>paragraph {i} with some ordinary words in it to fill a line.</p>"
+            for i in range(1_400_000)
+        )
         return f"<html><body>{paragraphs}<p>after</p></body></html>".encode(), [
-            "paragraph 0 ", "paragraph 700000 ", "paragraph 1399999 ", "after"]
+            "paragraph 0 ",
+            "paragraph 700000 ",
+            "paragraph 1399999 ",
+            "after",
+        ]
     raise ValueError(kind)
 
 
@@ -578,18 +755,32 @@ def hostile_child(kind: str) -> None:
     blob = b"\n".join(files.values()).decode("utf-8", "replace")
     map_text = files["_map.md"].decode("utf-8", "replace")
     notes = map_text.split("\n## notes\n", 1)[1].strip() if "\n## notes\n" in map_text else ""
-    print(json.dumps({
-        "input_mb": len(data) / 1e6, "seconds": seconds, "rss_growth_mb": rss_growth_mb,
-        "output_mb": sum(map(len, files.values())) / 1e6, "unsafe": unsafe_paths(files),
-        "missing": [m for m in markers if m not in blob], "notes": notes,
-    }))
+    print(
+        json.dumps(
+            {
+                "input_mb": len(data) / 1e6,
+                "seconds": seconds,
+                "rss_growth_mb": rss_growth_mb,
+                "output_mb": sum(map(len, files.values())) / 1e6,
+                "unsafe": unsafe_paths(files),
+                "missing": [m for m in markers if m not in blob],
+                "notes": notes,
+            }
+        )
+    )
 
 
 def run_hostile(kind: str, timeout: float) -> dict[str, object]:
     code = "import sys; from tests.compiler.test_robustness import hostile_child; hostile_child(sys.argv[1])"
     try:
-        done = subprocess.run([sys.executable, "-c", code, kind], cwd=ROOT, capture_output=True,
-                              text=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-c", code, kind],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{kind}: compile did not finish within {timeout} s")
     assert done.returncode == 0, f"{kind}: child failed\n{done.stderr[-3000:]}"
