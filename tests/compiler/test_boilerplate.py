@@ -161,5 +161,6 @@ def test_text_weights_count_prose_link_text_and_links_per_subtree() -> None:
 
 
 def test_dialogs_are_popups() -> None:
-    html = f'<div role="dialog"><p>Sign in to continue.</p></div><div class="post">{ARTICLE}</div>'
-    assert regions(html)["boilerplate/popup.md"] == ["Sign in to continue."]
+    html = (f'<div role="dialog"><p>Sign in to continue.</p></div><div class="post">{ARTICLE}</div>'
+            '<dialog open><p>Accept cookies?</p></dialog><dialog><p>Closed, so hidden.</p></dialog>')
+    assert regions(html)["boilerplate/popup.md"] == ["Sign in to continue.", "Accept cookies?"]

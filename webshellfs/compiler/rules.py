@@ -58,7 +58,7 @@ LANDMARK_ROLES = {
     "alertdialog": "popup",
 }
 # Elements that are always chrome.
-LANDMARK_TAGS = {"nav": "nav", "aside": "aside", "search": "search"}
+LANDMARK_TAGS = {"nav": "nav", "aside": "aside", "search": "search", "dialog": "popup"}
 # Elements that are chrome only at page level (an article's own header keeps its title).
 PAGE_LEVEL_TAGS = {"header": "header", "footer": "footer"}
 # Roles that are chrome only at page level, like the elements above.
