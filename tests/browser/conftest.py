@@ -54,13 +54,18 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     live.close_blocking()
 
 
-def content_text(result: TabCapture) -> str:
-    """All of content/ of the compiled capture, in file order."""
+def page_text(result: TabCapture) -> str:
+    """The text files of the compiled capture (content/, then boilerplate/ where the compiler
+    puts dialogs, navigation and the like), in file order."""
     page = compile_page(result.capture.body, result.capture.url,
                         content_type=result.capture.content_type)
     files = render_page(page)
-    return "\n".join(files[name].decode("utf-8") for name in sorted(files)
-                     if name.startswith("content/"))
+    return "\n".join(files[name].decode("utf-8") for name in sorted(files, key=_text_order)
+                     if name.startswith(("content/", "boilerplate/")))
+
+
+def _text_order(name: str) -> tuple[bool, str]:
+    return (not name.startswith("content/"), name)
 
 
 def locator_of(result: TabCapture, xpath: str) -> str:

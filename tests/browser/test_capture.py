@@ -8,7 +8,7 @@ import time
 import lxml.html
 import pytest
 
-from tests.browser.conftest import content_text, run
+from tests.browser.conftest import page_text, run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, CapturedResponse
 from webshellfs.errors import AccessDenied, FetchError
@@ -23,7 +23,7 @@ def test_script_built_list_is_in_the_compiled_content(browser: Browser, site: Li
     assert result.capture.status == 200
     assert result.capture.content_type == "text/html; charset=utf-8"
     assert result.capture.url == site.url("/jslist.html")
-    text = content_text(result)
+    text = page_text(result)
     for planet in ("Mercury", "Venus", "Earth", "Mars"):
         assert f"{planet} (built by script)" in text
     assert "Loading…" not in text
@@ -45,7 +45,7 @@ def test_capture_inlines_shadow_roots_frames_and_current_values(
     assert '<textarea id="note" data-wsfs-id="w5">typed by script</textarea>' in html
     assert '<input id="agree" type="checkbox" data-wsfs-id="w6" checked="">' in html
 
-    text = content_text(result)
+    text = page_text(result)
     assert "Shadow greeting" in text
     assert "Text inside the frame." in text
     assert "Hidden by a stylesheet" not in text
@@ -72,7 +72,7 @@ def test_same_origin_json_seen_while_loading_is_a_resource(
         CapturedResponse(site.url("/api/items?offset=0&limit=10"), "application/json",
                          f'{{"items": [{first_ten}], "more": true}}'.encode()),
     )
-    assert "Item 10" in content_text(result)
+    assert "Item 10" in page_text(result)
 
 
 @pytest.mark.parametrize(("path", "content_type"), [
@@ -110,4 +110,4 @@ def test_an_endless_animation_does_not_hold_the_settle_wait(
     started = time.monotonic()
     result = run(lambda: browser.open(site.url("/animated.html")))
     assert time.monotonic() - started < browser.options.settle_cap
-    assert "Content arrived" in content_text(result)
+    assert "Content arrived" in page_text(result)

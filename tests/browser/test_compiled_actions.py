@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import content_text, run
+from tests.browser.conftest import page_text, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser, TabCapture
 from webshellfs.compiler import compile_page
@@ -29,10 +29,10 @@ def execute(browser: Browser, result: TabCapture, label: str, **values: str) -> 
 
 def test_compiled_select_checkbox_and_button(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/product.html")))
-    assert "Price: 45 EUR" in content_text(execute(browser, page, "Size", size="Medium"))
+    assert "Price: 45 EUR" in page_text(execute(browser, page, "Size", size="Medium"))
     execute(browser, page, "Gift wrap", gift="yes")
     added = execute(browser, page, "Add to cart")
-    assert "Cart: 1 trail shoe, size m" in content_text(added)
+    assert "Cart: 1 trail shoe, size m" in page_text(added)
     assert [c.selected for c in action(added, "Gift wrap").fields[0].choices] == [True]
 
 
@@ -40,10 +40,10 @@ def test_compiled_form_submits_with_its_fields(browser: Browser, site: LiveSite)
     page = run(lambda: browser.open(site.url("/search.html")))
     result = execute(browser, page, "Search", q="lighthouse", year="2019")
     assert result.navigated
-    assert "3 articles from 2019." in content_text(result)
+    assert "3 articles from 2019." in page_text(result)
 
 
 def test_compiled_radio_group_and_menu_item(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/combobox.html")))
-    assert "Finish: gloss" in content_text(execute(browser, page, "Finish", finish="gloss"))
-    assert "Primer: yes" in content_text(execute(browser, page, "Primer coat"))
+    assert "Finish: gloss" in page_text(execute(browser, page, "Finish", finish="gloss"))
+    assert "Primer: yes" in page_text(execute(browser, page, "Primer coat"))

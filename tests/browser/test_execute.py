@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import trio
 
-from tests.browser.conftest import content_text, locator_of, run
+from tests.browser.conftest import locator_of, page_text, run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, DialogRecord, DownloadRecord
 from webshellfs.errors import NotFoundError, UsageError
@@ -24,7 +24,7 @@ def test_search_form_filled_in_one_step_yields_the_results_page(
     assert result.navigated
     assert result.tab_id == page.tab_id
     assert result.capture.url == site.url("/search?q=volcano&year=2009")
-    text = content_text(result)
+    text = page_text(result)
     assert "Results for volcano" in text
     assert "3 articles from 2009." in text
     assert "Volcano, part 3" in text
@@ -36,7 +36,7 @@ def test_enter_on_a_search_field_submits_it(browser: Browser, site: LiveSite) ->
     result = run(lambda: browser.execute(page.tab_id, field, "enter", {"q": "old article"}))
     assert result.navigated
     assert result.capture.url == site.url("/search?q=old+article&year=")
-    assert "Results for old article" in content_text(result)
+    assert "Results for old article" in page_text(result)
 
 
 def test_login_keeps_its_session_cookie_across_tabs(browser: Browser, site: LiveSite) -> None:
@@ -46,10 +46,10 @@ def test_login_keeps_its_session_cookie_across_tabs(browser: Browser, site: Live
         "user": "alice", "password": "secret", "remember": "yes"}))
     assert result.navigated
     assert result.capture.url == site.url("/account")
-    assert "Signed in as alice." in content_text(result)
+    assert "Signed in as alice." in page_text(result)
     other_tab = run(lambda: browser.open(site.url("/account")))
     assert other_tab.tab_id != page.tab_id
-    assert "Signed in as alice." in content_text(other_tab)
+    assert "Signed in as alice." in page_text(other_tab)
 
 
 def test_form_refuses_unknown_fields_before_acting(browser: Browser, site: LiveSite) -> None:
@@ -64,14 +64,14 @@ def test_form_refuses_unknown_fields_before_acting(browser: Browser, site: LiveS
 
 def test_choosing_size_m_changes_the_price(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/product.html")))
-    assert "Price: 40 EUR" in content_text(page)
+    assert "Price: 40 EUR" in page_text(page)
     size = locator_of(page, "//select")
     by_label = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "Medium"}))
     assert not by_label.navigated
-    assert "Price: 45 EUR" in content_text(by_label)
+    assert "Price: 45 EUR" in page_text(by_label)
     assert '<option value="m" selected="">Medium</option>' in by_label.capture.body.decode()
     by_value = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "l"}))
-    assert "Price: 50 EUR" in content_text(by_value)
+    assert "Price: 50 EUR" in page_text(by_value)
     with pytest.raises(UsageError, match=r"no choice 'XL'; choices: s=small \| m=medium \| "
                                          r"l=large"):
         run(lambda: browser.execute(page.tab_id, size, "select", {"size": "XL"}))
@@ -86,7 +86,7 @@ def test_check_and_click_change_the_state(browser: Browser, site: LiveSite) -> N
     unchecked = run(lambda: browser.execute(page.tab_id, gift, "uncheck"))
     assert '<input id="gift" type="checkbox" data-wsfs-id="w2">' in unchecked.capture.body.decode()
     added = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
-    assert "Cart: 1 trail shoe, size s" in content_text(added)
+    assert "Cart: 1 trail shoe, size s" in page_text(added)
 
 
 def test_load_more_until_item_40(browser: Browser, site: LiveSite) -> None:
@@ -97,35 +97,35 @@ def test_load_more_until_item_40(browser: Browser, site: LiveSite) -> None:
         result = run(lambda: browser.execute(page.tab_id, more, "click"))
         assert len(result.resources) == 1
     assert result.resources[0].url == site.url("/api/items?offset=30&limit=10")
-    text = content_text(result)
+    text = page_text(result)
     assert "Item 40" in text
     assert "Load more" not in text
 
 
 def test_tabs_and_accordion_reveal_their_panels(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/tabs.html")))
-    assert "Wash cold, dry flat." not in content_text(page)
-    assert "Ships in two days." not in content_text(page)
+    assert "Wash cold, dry flat." not in page_text(page)
+    assert "Ships in two days." not in page_text(page)
     care = locator_of(page, "//button[@id='tab-care']")
     after_tab = run(lambda: browser.execute(page.tab_id, care, "click"))
-    assert "Wash cold, dry flat." in content_text(after_tab)
-    assert "Sizes run small." not in content_text(after_tab)
+    assert "Wash cold, dry flat." in page_text(after_tab)
+    assert "Sizes run small." not in page_text(after_tab)
     summary = locator_of(page, "//summary")
     opened = run(lambda: browser.execute(page.tab_id, summary, "click"))
-    assert "Ships in two days." in content_text(opened)
+    assert "Ships in two days." in page_text(opened)
 
 
 def test_modal_opens_and_its_form_submits(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/modal.html")))
-    assert "Join 10,000 readers." not in content_text(page)
+    assert "Join 10,000 readers." not in page_text(page)
     opened = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='open']"),
                                          "click"))
-    assert "Join 10,000 readers." in content_text(opened)
+    assert "Join 10,000 readers." in page_text(opened)
     form = locator_of(opened, "//dialog//form")
     done = run(lambda: browser.execute(page.tab_id, form, "submit", {"email": "a@b.example"}))
     assert not done.navigated
-    assert "Subscribed: a@b.example" in content_text(done)
-    assert "Join 10,000 readers." not in content_text(done)
+    assert "Subscribed: a@b.example" in page_text(done)
+    assert "Join 10,000 readers." not in page_text(done)
 
 
 def test_dialogs_are_answered_and_reported(browser: Browser, site: LiveSite) -> None:
@@ -133,11 +133,11 @@ def test_dialogs_are_answered_and_reported(browser: Browser, site: LiveSite) -> 
     saved = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='save']"),
                                         "click"))
     assert saved.dialogs == (DialogRecord("alert", "Saved!", "accepted"),)
-    assert "Saved" in content_text(saved)
+    assert "Saved" in page_text(saved)
     reset = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button[@id='reset']"),
                                         "click"))
     assert reset.dialogs == (DialogRecord("confirm", "Reset everything?", "accepted"),)
-    assert "Reset done" in content_text(reset)
+    assert "Reset done" in page_text(reset)
 
 
 def test_popup_becomes_a_new_tab(browser: Browser, site: LiveSite) -> None:
@@ -148,7 +148,7 @@ def test_popup_becomes_a_new_tab(browser: Browser, site: LiveSite) -> None:
     assert len(result.new_tabs) == 1
     popup = run(lambda: browser.focus(result.new_tabs[0]))
     assert popup.capture.url == site.url("/tabs.html")
-    assert "Sizes run small." in content_text(popup)
+    assert "Sizes run small." in page_text(popup)
 
 
 def test_a_target_blank_link_is_followed_in_the_same_tab(
@@ -168,7 +168,7 @@ def test_navigate_loads_a_url_in_the_same_tab(browser: Browser, site: LiveSite) 
     result = run(lambda: browser.navigate(page.tab_id, site.url("/product.html")))
     assert result.navigated
     assert result.tab_id == page.tab_id
-    assert "Price: 40 EUR" in content_text(result)
+    assert "Price: 40 EUR" in page_text(result)
 
 
 def test_a_download_is_captured_as_bytes(browser: Browser, site: LiveSite) -> None:
@@ -198,7 +198,7 @@ def test_an_element_inside_a_same_origin_frame_is_found(
     page = run(lambda: browser.open(site.url("/rendered.html")))
     button = locator_of(page, "//button[@id='frame-button']")
     result = run(lambda: browser.execute(page.tab_id, button, "click"))
-    assert "Clicked in frame" in content_text(result)
+    assert "Clicked in frame" in page_text(result)
 
 
 def test_unknown_tabs_and_elements_are_not_found(browser: Browser, site: LiveSite) -> None:
@@ -223,7 +223,7 @@ def test_calls_on_different_tabs_run_concurrently_from_trio(
 
     async def choose(tab_id: str, wanted: str) -> None:
         result = await browser.execute(tab_id, size, "select", {"size": wanted})
-        results[tab_id] = content_text(result)
+        results[tab_id] = page_text(result)
 
     async def both() -> None:
         async with trio.open_nursery() as nursery:
@@ -244,7 +244,7 @@ def test_a_listbox_reveals_its_options_as_actions(browser: Browser, site: LiveSi
     assert '<li role="option" data-value="red" data-wsfs-id="w3">Red</li>' in html
     assert '<li role="option" data-value="blue" data-wsfs-id="w4">Blue</li>' in html
     chosen = run(lambda: browser.execute(page.tab_id, "w4", "click"))
-    assert "Colour: Blue" in content_text(chosen)
+    assert "Colour: Blue" in page_text(chosen)
     assert '<ul role="listbox" id="colours" data-wsfs-id="w2" hidden="">' in (
         chosen.capture.body.decode())
 
@@ -256,22 +256,22 @@ def test_select_chooses_in_list_boxes_and_radio_groups(browser: Browser, site: L
     with pytest.raises(UsageError, match=r"no choice 'green'; choices: red=red \| blue=blue"):
         run(lambda: browser.execute(page.tab_id, listbox, "select", {"value": "green"}))
     chosen = run(lambda: browser.execute(page.tab_id, listbox, "select", {"value": "Red"}))
-    assert "Colour: Red" in content_text(chosen)
+    assert "Colour: Red" in page_text(chosen)
     group = locator_of(page, "//input[@value='matte']")
     by_label = run(lambda: browser.execute(page.tab_id, group, "select", {"finish": "Gloss"}))
-    assert "Finish: gloss" in content_text(by_label)
+    assert "Finish: gloss" in page_text(by_label)
     assert '<input type="radio" name="finish" data-wsfs-id="w6" value="gloss" checked="">' in (
         by_label.capture.body.decode())
     by_value = run(lambda: browser.execute(page.tab_id, group, "select", {"finish": "matte"}))
-    assert "Finish: matte" in content_text(by_value)
+    assert "Finish: matte" in page_text(by_value)
 
 
 def test_check_works_on_aria_menu_items(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/combobox.html")))
     primer = locator_of(page, "//div[@id='primer']")
     on = run(lambda: browser.execute(page.tab_id, primer, "check"))
-    assert "Primer: yes" in content_text(on)
+    assert "Primer: yes" in page_text(on)
     still_on = run(lambda: browser.execute(page.tab_id, primer, "check"))
-    assert "Primer: yes" in content_text(still_on)
+    assert "Primer: yes" in page_text(still_on)
     off = run(lambda: browser.execute(page.tab_id, primer, "uncheck"))
-    assert "Primer: no" in content_text(off)
+    assert "Primer: no" in page_text(off)

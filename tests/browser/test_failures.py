@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import TEST_LOAD_TIMEOUT, content_text, live_options, locator_of, run
+from tests.browser.conftest import TEST_LOAD_TIMEOUT, live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
 from webshellfs.browser.processes import driver_children
@@ -26,7 +26,7 @@ def assert_still_works(browser: Browser, site: LiveSite) -> None:
     page = run(lambda: browser.open(site.url("/product.html")))
     size = locator_of(page, "//select")
     changed = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "m"}))
-    assert "Price: 45 EUR" in content_text(changed)
+    assert "Price: 45 EUR" in page_text(changed)
 
 
 def test_a_page_that_never_finishes_loading_times_out(browser: Browser, site: LiveSite) -> None:
@@ -98,7 +98,7 @@ def test_a_crashed_browser_is_started_again_and_says_what_was_lost(site: LiveSit
             (f"the browser had stopped and was started again; lost tabs: {first.tab_id}, "
             f"{second.tab_id} (their pages stay stored)"),
         )
-        assert "Mercury (built by script)" in content_text(again)
+        assert "Mercury (built by script)" in page_text(again)
     finally:
         browser.close_blocking()
     assert browser.processes.pids() == []
@@ -159,6 +159,6 @@ def test_a_wedged_browser_thread_is_abandoned_and_replaced(site: LiveSite) -> No
         assert browser.processes is not old
         again = run(lambda: browser.open(site.url("/jslist.html")))
         assert again.tab_id == "t2"  # numbering continues: t1 named a tab of the old browser
-        assert "Mercury (built by script)" in content_text(again)
+        assert "Mercury (built by script)" in page_text(again)
     finally:
         browser.close_blocking()

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.browser.conftest import content_text, live_options, locator_of, run
+from tests.browser.conftest import live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
 from webshellfs.browser.policy import NetworkPolicy
@@ -72,7 +72,7 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
             run(lambda: browser.open(site.url("/index.html")))
         before = len(site.requests)
         result = run(lambda: browser.open(f"http://localhost:{port}/ssrf"))
-        assert "Private data: blocked" in content_text(result)
+        assert "Private data: blocked" in page_text(result)
         assert result.notes == (
             (f"http://127.0.0.1:{port}/api/items?offset=0&limit=1 resolves to 127.0.0.1, a "
             f"loopback address; {HINT}"),
@@ -84,13 +84,13 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
         assert "/account" not in site.requests[before:]
         allowed = run(lambda: browser.open(f"http://localhost:{port}/redirect?to=/jslist.html"))
         assert allowed.capture.url == f"http://localhost:{port}/jslist.html"
-        assert "Mercury (built by script)" in content_text(allowed)
+        assert "Mercury (built by script)" in page_text(allowed)
         login = run(lambda: browser.open(f"http://localhost:{port}/login.html"))
         account = run(lambda: browser.execute(login.tab_id, locator_of(login, "//form"),
                                               "submit", {"user": "carol", "password": "secret"}))
         assert account.capture.url == f"http://localhost:{port}/account"
-        assert "Signed in as carol." in content_text(account)
+        assert "Signed in as carol." in page_text(account)
         again = run(lambda: browser.open(f"http://localhost:{port}/account"))
-        assert "Signed in as carol." in content_text(again)
+        assert "Signed in as carol." in page_text(again)
     finally:
         browser.close_blocking()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import content_text, live_options, locator_of, run
+from tests.browser.conftest import live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path
 from webshellfs.browser import Browser
@@ -62,16 +62,16 @@ def test_open_and_execute_through_a_cdp_endpoint(
     browser = Browser(live_options(mode="cdp", endpoint=endpoint))
     try:
         page = run(lambda: browser.open(site.url("/product.html")))
-        assert "Price: 40 EUR" in content_text(page)
+        assert "Price: 40 EUR" in page_text(page)
         size = locator_of(page, "//select")
         changed = run(lambda: browser.execute(page.tab_id, size, "select", {"size": "Medium"}))
         assert not changed.navigated
-        assert "Price: 45 EUR" in content_text(changed)
+        assert "Price: 45 EUR" in page_text(changed)
         login = run(lambda: browser.open(site.url("/login.html")))
         account = run(lambda: browser.execute(login.tab_id, locator_of(login, "//form"),
                                               "submit", {"user": "bob", "password": "secret"}))
         assert account.capture.url == site.url("/account")
-        assert "Signed in as bob." in content_text(account)
+        assert "Signed in as bob." in page_text(account)
     finally:
         browser.close_blocking()
     # Closing disconnects; a browser we did not start is not ours to kill.
@@ -113,6 +113,6 @@ def test_open_and_execute_through_a_playwright_server(
                                              {"q": "tides"}))
         assert result.navigated
         assert result.capture.url == site.url("/search?q=tides&year=")
-        assert "Results for tides" in content_text(result)
+        assert "Results for tides" in page_text(result)
     finally:
         browser.close_blocking()
