@@ -6,9 +6,11 @@ the mount and `webshellfs compile` both write exactly what `render_page` returns
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from webshellfs.contract.names import slugify
 from webshellfs.contract.records import Action, CompiledPage, Field, Section, Table
@@ -31,6 +33,8 @@ _FIELD_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # all that spl
 
 def clean_field(value: str) -> str:
     """One TSV/kv field: tabs, newlines and other control characters become single spaces."""
+    if value.isprintable():  # the common case, and far cheaper than the substitution
+        return value.strip()
     return _FIELD_BREAKS.sub(" ", value).strip()
 
 
@@ -164,6 +168,10 @@ def _section_summary(page: CompiledPage) -> dict[int, str]:
     return summary
 
 
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
+
+
 def _render_map(
     page: CompiledPage,
     paths: list[str],
@@ -184,9 +192,11 @@ def _render_map(
         line_count = files[paths[index]].count(b"\n")
         # Indented by heading depth, so the list reads as a table of contents.
         indent = "  " * max(0, len(section.path) - 1)
-        entry = f"{indent}{paths[index].removeprefix('content/')}  {line_count} lines"
-        if section.path:
-            entry += f"  {clean_field(section.name)[:60]}"
+        entry = f"{indent}{paths[index].removeprefix('content/')}  {_lines(line_count)}"
+        name = clean_field(section.name)
+        # The heading is shown only when the file name does not already spell it.
+        if section.path and "-".join(name.lower().split()) not in paths[index]:
+            entry += f"  {name[:60]}"
         if summary.get(index):
             entry += f"  [{summary[index]}]"
         out.append(entry)
@@ -195,7 +205,7 @@ def _render_map(
         out += ["", "## boilerplate/ (page chrome, kept out of content/)"]
         for index in regions:
             line_count = files[paths[index]].count(b"\n")
-            entry = f"{paths[index].removeprefix('boilerplate/')}  {line_count} lines"
+            entry = f"{paths[index].removeprefix('boilerplate/')}  {_lines(line_count)}"
             if summary.get(index):
                 entry += f"  [{summary[index]}]"
             out.append(entry)
@@ -272,3 +282,62 @@ def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dic
     files.update(long_values.files)
     files["_map.md"] = _render_map(page, paths, files, page_id, lineage)
     return dict(sorted(files.items()))
+
+
+# --- page states --------------------------------------------------------------------------------
+
+STATE_FILE = "_state.md"
+# Files that only describe the others: they change whenever anything does, so they are left
+# out when two states are compared.
+DERIVED_FILES = ("_map.md", STATE_FILE)
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    """What changed between the rendered files of two states of one page."""
+
+    changed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.changed or self.added or self.removed)
+
+
+def file_digests(files: Mapping[str, bytes]) -> dict[str, str]:
+    """relpath → content digest of a page's rendered files (rendered without a page id, so two
+    states compare equal when their content is), derived files left out."""
+    return {
+        path: hashlib.sha256(data).hexdigest()[:32]
+        for path, data in sorted(files.items())
+        if path not in DERIVED_FILES
+    }
+
+
+def state_digest(digests: Mapping[str, str]) -> str:
+    """One digest for a whole state, from its file digests."""
+    joined = "\n".join(f"{path}\t{digest}" for path, digest in sorted(digests.items()))
+    return hashlib.sha256(joined.encode("utf-8")).hexdigest()[:32]
+
+
+def diff_files(before: Mapping[str, str], after: Mapping[str, str]) -> FileDiff:
+    """Compare two file-digest maps (see file_digests)."""
+    return FileDiff(
+        changed=tuple(p for p in sorted(after) if p in before and before[p] != after[p]),
+        added=tuple(p for p in sorted(after) if p not in before),
+        removed=tuple(p for p in sorted(before) if p not in after),
+    )
+
+
+def render_state(previous: str, action: str, inputs: Sequence[str], diff: FileDiff) -> bytes:
+    """`_state.md`: the previous address, the action and inputs that made this state, and the
+    files changed / added / removed against the previous state."""
+    out = [
+        "# state",
+        f"previous: {clean_field(previous)}",
+        f"action: {clean_field(action)}",
+        f"inputs: {' '.join(clean_field(i) for i in inputs) or '(none)'}",
+    ]
+    for heading, paths in (("changed", diff.changed), ("added", diff.added), ("removed", diff.removed)):
+        out += ["", f"## {heading} ({len(paths)})", *paths]
+    return ("\n".join(out) + "\n").encode("utf-8", "surrogatepass")
