@@ -288,7 +288,7 @@ def test_pages_and_the_log_survive_a_reopen(tmp_path: Path, site: FixtureSite) -
     run(tmp_path, second)
 
 
-def test_execute_focus_and_close_say_they_come_later(tmp_path: Path, site: FixtureSite) -> None:
+def test_execute_focus_and_close_need_a_browser(tmp_path: Path, site: FixtureSite) -> None:
     async def body(engine: Engine) -> None:
         await engine.command(f"open {site.url('/index.html')}", "s1")
         for line in ("execute N0001 A0001 q=x", "focus N0001", "close N0001"):
@@ -296,8 +296,8 @@ def test_execute_focus_and_close_say_they_come_later(tmp_path: Path, site: Fixtu
             assert response.outcome is Outcome.FAILED
             verb = line.split()[0]
             assert response.text.splitlines()[1] == (
-                f"{verb} is not available yet: it needs the live browser, which this version does "
-                "not have. Stored pages stay readable, and `open <url>` fetches a page."
+                f"{verb} needs the live browser: this mount has no browser. Stored pages stay "
+                "readable, and `open <url>` fetches a page over plain HTTP."
             )
 
     run(tmp_path, body)

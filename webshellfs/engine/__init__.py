@@ -17,6 +17,13 @@ the first retrieve, so a misconfigured one fails retrieve and never `open`.
       records.py   Entry, Outcome, Response: what the FUSE layer receives
       tree.py      the read side
       queries.py   lookup and resolve, answered from a stored page
+      live.py      tabs ↔ pages, execute / focus / close, page states
+      inputs.py    execute's inputs checked against the stored action
+
+Given a `BrowserFetcher`, pages open in Chromium as live tabs (`_pages.tsv` status active/live)
+and execute/focus/close work; a page the browser fails to load is fetched over `plain_fetcher`
+instead (the response says so). Given a plain fetcher, those three commands explain that this
+mount has no browser (`no_browser` says why).
 """
 
 from __future__ import annotations
@@ -33,10 +40,12 @@ from webshellfs.compiler import compile_page
 from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
 from webshellfs.contract.addresses import PageId
-from webshellfs.contract.layout import clean_field, render_page
+from webshellfs.browser import BrowserFetcher, TabCapture
+from webshellfs.contract.layout import STATE_FILE, clean_field, file_digests, render_page, render_state
 from webshellfs.contract.records import CompiledPage
+from webshellfs.engine.live import Compiled, LiveTabs, StateNote, StoredFetcher
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
-from webshellfs.engine.records import Entry, Outcome, Response
+from webshellfs.engine.records import Answer, Entry, Outcome, Response
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
     CommandSyntaxError,
@@ -44,6 +53,7 @@ from webshellfs.errors import (
     FetchTimeout,
     NotFoundError,
     StoreError,
+    UsageError,
 )
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.guide import guide_text
@@ -61,26 +71,15 @@ TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
 PARALLEL_COMPILES = 2
 # Seconds a retrieve keeps, before the command deadline, to write its report and respond.
 REPORT_MARGIN = 1.0
-# Commands whose room has not landed yet, and what they wait for.
-NOT_YET = {
-    ctl.Execute: "the live browser",
-    ctl.Focus: "the live browser",
-    ctl.Close: "the live browser",
-}
-
-
-class _Answer(Exception):
-    """Ends a command early with an outcome other than OK and the text to show."""
-
-    def __init__(self, outcome: Outcome, text: str) -> None:
-        super().__init__(text)
-        self.outcome = outcome
-        self.text = text.rstrip("\n") + "\n"
+# Commands that need the live browser.
+LIVE_COMMANDS = (ctl.Execute, ctl.Focus, ctl.Close)
+_Answer = Answer
 
 
 # Domain errors a command may end with, most specific first, and the outcome each means.
 OUTCOME_FOR: tuple[tuple[type[Exception], Outcome], ...] = (
     (CommandSyntaxError, Outcome.INVALID),
+    (UsageError, Outcome.INVALID),
     (NotFoundError, Outcome.INVALID),
     (FetchTimeout, Outcome.TIMEOUT),
     (FetchError, Outcome.FAILED),
@@ -103,6 +102,20 @@ def _refuse_wall(capture: Capture) -> None:
         )
 
 
+def _compile_capture(capture: Capture) -> Compiled:
+    """Compile a capture and digest its files rendered without a page id (to compare states)."""
+    page = compile_page(capture.body, capture.url, content_type=capture.content_type)
+    return Compiled(page, file_digests(render_page(page)))
+
+
+def _render_stored(page: CompiledPage, page_id: str, state: StateNote | None) -> dict[str, bytes]:
+    if state is None:
+        return render_page(page, page_id)
+    files = render_page(page, page_id, lineage=f"state of {state.previous} after {state.action}")
+    files[STATE_FILE] = render_state(state.previous, state.action, state.inputs, state.diff)
+    return files
+
+
 def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> str:
     page_id = record.page_id
     lines = [f"{page_id}  {clean_field(page.title) or '(untitled)'}", f"url: {record.url}"]
@@ -121,15 +134,29 @@ def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> s
 class Engine:
     """Runs commands and shows the store as the mount's tree. Owns the store and the fetchers;
     `aclose()` closes them. `plain_fetcher` reads robots.txt as raw bytes when `fetcher` is a
-    browser (which would render the text file as a page); by default `fetcher` reads it."""
+    browser (which would render the text file as a page), and fetches what the browser fails to
+    load; by default `fetcher` does both. `no_browser`: why this mount has no browser (shown
+    when a live command is asked for)."""
 
     def __init__(
-        self, store: Store, fetcher: Fetcher, settings: Settings, *, plain_fetcher: Fetcher | None = None
+        self,
+        store: Store,
+        fetcher: Fetcher,
+        settings: Settings,
+        *,
+        plain_fetcher: Fetcher | None = None,
+        no_browser: str = "",
     ) -> None:
         self.store = store
         self.fetcher = fetcher
         self.plain_fetcher = plain_fetcher
         self.settings = settings
+        self.no_browser = no_browser or "this mount has no browser"
+        self.live: LiveTabs | None = None
+        self._retrieve_fetcher: Fetcher = fetcher
+        if isinstance(fetcher, BrowserFetcher):
+            self.live = LiveTabs(fetcher.browser, store, self._compile, self._store_page)
+            self._retrieve_fetcher = StoredFetcher(fetcher, plain_fetcher)
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}
         self._compile_slots = trio.CapacityLimiter(PARALLEL_COMPILES)
@@ -143,7 +170,9 @@ class Engine:
             ctl.Lookup: self._lookup,
             ctl.Resolve: self._resolve,
             ctl.Help: self._help,
-            **{verb: self._not_yet for verb in NOT_YET},
+            ctl.Execute: self._execute,
+            ctl.Focus: self._focus,
+            ctl.Close: self._close,
         }
 
     # --- read side (see tree.py) ----------------------------------------------------------------
@@ -223,54 +252,108 @@ class Engine:
             raise NotFoundError(f"no command {command.verb!r}\n{ctl.help_text()}")
         return ctl.help_text(command.verb)
 
-    async def _not_yet(self, command: ctl.Command) -> str:
-        page = getattr(command, "page", None)
-        if page is not None:
-            self._require_page(page)
-        verb = type(command).__name__.lower()
-        raise _Answer(
-            Outcome.FAILED,
-            f"{verb} is not available yet: it needs {NOT_YET[type(command)]}, which this version "
-            "does not have. Stored pages stay readable, and `open <url>` fetches a page.",
-        )
+    def _live(self, command: ctl.Execute | ctl.Focus | ctl.Close) -> tuple[LiveTabs, PageRecord]:
+        record = self._require_page(command.page)
+        if self.live is None:
+            raise _Answer(
+                Outcome.FAILED,
+                f"{type(command).__name__.lower()} needs the live browser: {self.no_browser}. "
+                "Stored pages stay readable, and `open <url>` fetches a page over plain HTTP.",
+            )
+        return self.live, record
+
+    async def _execute(self, command: ctl.Execute) -> str:
+        live, record = self._live(command)
+        return await live.execute(command, record)
+
+    async def _focus(self, command: ctl.Focus) -> str:
+        live, record = self._live(command)
+        return await live.focus(record)
+
+    async def _close(self, command: ctl.Close) -> str:
+        live, record = self._live(command)
+        return await live.close(record)
+
+    async def _fetch_for_open(self, url: str) -> tuple[Capture, TabCapture | None, str]:
+        """The capture, the live tab it came with (None over plain HTTP), and a note."""
+        if self.live is None:
+            note = "" if self.plain_fetcher is None else f"note: {self.no_browser}; fetched over plain HTTP"
+            return await self.fetcher.fetch(url), None, note
+        assert isinstance(self.fetcher, BrowserFetcher)
+        try:
+            result = await self.fetcher.fetch_live(url)
+        except (HttpStatusError, FetchTimeout):
+            raise
+        except FetchError as error:
+            if self.plain_fetcher is None:
+                raise
+            log.info("the browser failed on %s (%s); falling back to plain HTTP", url, error)
+            capture = await self.plain_fetcher.fetch(url)
+            return capture, None, f"note: the browser could not load it ({error}); fetched over plain HTTP, no live tab"
+        return result.capture, result, ""
 
     async def _open(self, command: ctl.Open) -> str:
         try:
-            capture = await self.fetcher.fetch(command.url)
+            capture, live_tab, note = await self._fetch_for_open(command.url)
         except HttpStatusError as error:
             _refuse_wall(error.capture)
             raise
-        _refuse_wall(capture)
-        if not supported_type(capture.content_type):
-            raise FetchError(
-                f"{capture.url} is {media_type(capture.content_type)}, not a document to compile "
-                "(HTML, XML, PDF, JSON, CSV, text, markdown or an image)"
-            )
+        tab = live_tab.tab_id if live_tab is not None else ""
+        try:
+            _refuse_wall(capture)
+            if not supported_type(capture.content_type):
+                raise FetchError(
+                    f"{capture.url} is {media_type(capture.content_type)}, not a document to compile "
+                    "(HTML, XML, PDF, JSON, CSV, text, markdown or an image)"
+                )
+        except FetchError:
+            if tab and self.live is not None:
+                await self.live.browser.close_tab(tab)
+            raise
         record, page = await self._keep(capture, via="open")
-        return _open_summary(record, page, capture)
+        text = _open_summary(record, page, capture)
+        if self.live is not None and live_tab is not None:
+            closed = await self.live.tabs_closed(live_tab.closed_tabs)
+            if tab:
+                await self.live.show(record.page_id, tab)
+                text += f"live in tab {tab} (status active)\n"
+            if closed:
+                text += f"tabs closed to stay under the cap: {', '.join(closed)} now stored\n"
+            text += "".join(f"note: {clean_field(n)}\n" for n in live_tab.notes)
+        return text + (note + "\n" if note else "")
 
-    async def _keep(self, capture: Capture, via: str) -> tuple[PageRecord, CompiledPage]:
-        """Compile a fetched capture (in a worker thread) and store it as a new page."""
-        compile_it = functools.partial(
-            compile_page, capture.body, capture.url, content_type=capture.content_type
+    async def _compile(self, capture: Capture) -> Compiled:
+        """Compile a capture in a worker thread (abandoned if the deadline passes: it is pure)."""
+        return await trio.to_thread.run_sync(
+            functools.partial(_compile_capture, capture), abandon_on_cancel=True,
+            limiter=self._compile_slots,
         )
-        # Compiling is pure: if the deadline passes, abandon the thread and drop its result.
-        page = await trio.to_thread.run_sync(
-            compile_it, abandon_on_cancel=True, limiter=self._compile_slots
-        )
+
+    async def _store_page(
+        self, compiled: Compiled, capture: Capture, *, via: str, parent: str = "",
+        state: StateNote | None = None,
+    ) -> PageRecord:
+        """Store a compiled capture as a new page (a state when `state` says what made it)."""
+        page = compiled.page
+        meta = {**page_meta(page, capture), "files": compiled.digests, "digest": compiled.digest}
         store_it = functools.partial(
             self.store.add_page,
-            lambda page_id: render_page(page, page_id),
+            lambda page_id: _render_stored(page, page_id, state),
             title=clean_field(page.title)[:TITLE_CHARS],
             url=capture.url,
+            parent=parent,
             via=via,
-            meta=page_meta(page, capture),
+            meta=meta,
             also_url=capture.requested_url,
         )
         # Once compiled, the write is short and all-or-nothing: let it finish.
         with trio.CancelScope(shield=True):
-            record = await trio.to_thread.run_sync(store_it)
-        return record, page
+            return await trio.to_thread.run_sync(store_it)
+
+    async def _keep(self, capture: Capture, via: str) -> tuple[PageRecord, CompiledPage]:
+        """Compile a fetched capture (in a worker thread) and store it as a new page."""
+        compiled = await self._compile(capture)
+        return await self._store_page(compiled, capture, via=via), compiled.page
 
     async def _keep_result(self, capture: Capture) -> str:
         record, _ = await self._keep(capture, via="retrieve")
@@ -293,7 +376,7 @@ class Engine:
             query,
             command.k,
             self._search_backend(),
-            self.fetcher,
+            self._retrieve_fetcher,
             policy,
             self._robots,
             stored=(lambda url: None) if command.refresh else self._stored_page,

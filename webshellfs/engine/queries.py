@@ -11,8 +11,8 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from webshellfs import ctl
 from webshellfs.contract.addresses import PageId, is_object_id
-from webshellfs.contract.layout import CELL_COLUMNS, section_files
-from webshellfs.contract.records import CompiledPage
+from webshellfs.contract.layout import CELL_COLUMNS, format_field, section_files
+from webshellfs.contract.records import CompiledPage, Field
 from webshellfs.errors import NotFoundError
 from webshellfs.fetch import Capture
 from webshellfs.store import PageRecord, Store
@@ -45,9 +45,23 @@ def page_meta(page: CompiledPage, capture: Capture) -> dict[str, Any]:
                 "label": action.label,
                 "locator": action.locator,
                 "target": action.target,
+                "fields": [_field_meta(f) for f in action.fields],
             }
             for action in page.actions
         },
+    }
+
+
+def _field_meta(field: Field) -> dict[str, Any]:
+    """One input of an action as execute checks it: its name, type, whether it must be given,
+    its current value and choices, and how actions.tsv shows it (for the list of valid ones)."""
+    return {
+        "name": field.name,
+        "type": field.type,
+        "required": field.required,
+        "value": field.value,
+        "choices": [[c.value, c.label] for c in field.choices],
+        "shown": format_field(field),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["Entry", "Outcome", "Response"]
+__all__ = ["Answer", "Entry", "Outcome", "Response"]
 
 
 @dataclass(frozen=True)
@@ -47,3 +47,12 @@ class Response:
     request_id: str
     outcome: Outcome
     text: str
+
+
+class Answer(Exception):
+    """Ends a command early with an outcome other than OK and the text to show."""
+
+    def __init__(self, outcome: Outcome, text: str) -> None:
+        super().__init__(text)
+        self.outcome = outcome
+        self.text = text.rstrip("\n") + "\n"

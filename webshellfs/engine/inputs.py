@@ -1,0 +1,87 @@
+"""execute's inputs checked against the stored action record, before anything is done.
+
+The record is what `page_meta` kept for the action (kind, control, label, fields). A wrong name,
+a missing required input or a value that is not one of the choices raises UsageError naming the
+valid ones, so the browser is only asked to act on inputs the page can take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from webshellfs.errors import UsageError
+
+__all__ = ["action_title", "check_inputs"]
+
+# Kinds that act on one control: its value may be given under the field's name or as value=….
+SINGLE_VALUE_NAME = "value"
+# Kinds whose single control needs a value to do anything.
+NEEDS_VALUE = frozenset({"fill", "edit", "select"})
+# Field types whose value is a yes/no, never one of the listed choices.
+TOGGLES = frozenset({"checkbox"})
+
+
+def action_title(object_id: str, action: Mapping[str, Any]) -> str:
+    """`A0003 button "Add to cart"`: how responses name an action."""
+    label = str(action.get("label", "")).replace('"', "'")
+    return f'{object_id} {action.get("control") or action.get("kind")} "{label}"'
+
+
+def _valid(fields: Sequence[Mapping[str, Any]]) -> str:
+    return " ".join(str(f["shown"]) for f in fields)
+
+
+def _check_choice(field: Mapping[str, Any], value: str) -> None:
+    choices = field.get("choices") or []
+    if not choices or field.get("type") in TOGGLES:
+        return
+    wanted = value.casefold()
+    for choice_value, choice_label in choices:
+        if value == choice_value or wanted == str(choice_label).casefold():
+            return
+    listed = " | ".join(f"{v}={lab}" if lab and lab != v else v for v, lab in choices)
+    raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}")
+
+
+def check_inputs(
+    object_id: str, action: Mapping[str, Any], inputs: Sequence[tuple[str, str]]
+) -> dict[str, str]:
+    """The name=value inputs as the browser takes them; UsageError (nothing done) if they do
+    not fit the action."""
+    fields: list[Mapping[str, Any]] = list(action.get("fields") or [])
+    title = action_title(object_id, action)
+    values = dict(inputs)
+    if len(values) != len(inputs):
+        raise UsageError(f"an input is given twice; {title} takes: {_valid(fields) or 'no inputs'}")
+    if not fields:
+        if values:
+            raise UsageError(f"{title} takes no inputs; run it as: execute … {object_id}")
+        return values
+    by_name = {str(f["name"]): f for f in fields if f.get("name")}
+    single = action.get("kind") != "submit" and len(fields) == 1
+    if single:
+        field = fields[0]
+        allowed = {str(field.get("name") or SINGLE_VALUE_NAME), SINGLE_VALUE_NAME}
+        unknown = sorted(set(values) - allowed)
+        if unknown:
+            raise UsageError(f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}")
+        if not values and action.get("kind") in NEEDS_VALUE:
+            raise UsageError(f"{title} needs a value; valid inputs: {_valid(fields)}")
+        for value in values.values():
+            _check_choice(field, value)
+        return values
+    unknown = sorted(set(values) - set(by_name))
+    if unknown:
+        raise UsageError(f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}")
+    missing = [
+        name for name, f in by_name.items()
+        if f.get("required") and name not in values and not f.get("value")
+    ]
+    if missing:
+        raise UsageError(
+            f"missing required input {missing[0]!r} for {title}; valid inputs: {_valid(fields)}"
+        )
+    for name, value in values.items():
+        _check_choice(by_name[name], value)
+    return values

@@ -1,0 +1,357 @@
+"""The live side of the engine: which page each browser tab shows, and execute / focus / close.
+
+Each open tab shows exactly one stored page (or page state); `_pages.tsv` says `active` for the
+page whose tab was used last, `live` for the other open tabs and `stored` for the rest. After an
+action the tab shows the resulting page: a new page when it navigated, a state when the same URL
+changed (`_state.md` holds the diff), an earlier state's address when the result is identical to
+it, and the same page when nothing changed. A page without a tab is reopened from its URL, and
+the control is confirmed (same kind and label) before anything is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from webshellfs import ctl
+from webshellfs.browser import Browser, BrowserFetcher, TabCapture
+from webshellfs.contract.layout import FileDiff, clean_field, diff_files, state_digest
+from webshellfs.engine.inputs import action_title, check_inputs
+from webshellfs.engine.records import Answer, Outcome
+from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
+from webshellfs.fetch import Capture, Fetcher, HttpStatusError
+from webshellfs.store import PageRecord, Store
+
+__all__ = ["Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
+
+PATHS_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class StateNote:
+    """What makes a stored page a state: the page before, and the action and inputs."""
+
+    previous: str
+    action: str
+    inputs: tuple[str, ...]
+    diff: FileDiff
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled capture and the digests of its rendered files (see layout.file_digests)."""
+
+    page: Any  # CompiledPage
+    digests: dict[str, str]
+
+    @property
+    def digest(self) -> str:
+        return state_digest(self.digests)
+
+
+Compile = Callable[[Any], Awaitable[Compiled]]
+Keep = Callable[..., Awaitable[PageRecord]]
+
+
+@dataclass
+class _Placed:
+    """Where a capture landed: the page its tab now shows, and how it got there."""
+
+    record: PageRecord
+    how: str  # "page" | "state" | "earlier" | "unchanged"
+    diff: FileDiff = field(default_factory=FileDiff)
+
+
+def _inputs_shown(values: Mapping[str, str]) -> tuple[str, ...]:
+    return tuple(f"{name}={value}" for name, value in values.items())
+
+
+def _paths(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:PATHS_SHOWN])
+    return shown + (f" … {len(paths) - PATHS_SHOWN} more" if len(paths) > PATHS_SHOWN else "")
+
+
+class LiveTabs:
+    """The pages shown in browser tabs, and the live commands. `compile` and `keep` are the
+    engine's one compile-and-store path."""
+
+    def __init__(self, browser: Browser, store: Store, compile: Compile, keep: Keep) -> None:
+        self.browser = browser
+        self.store = store
+        self._compile = compile
+        self._keep = keep
+        self._tab_of: dict[str, str] = {}  # page id → tab id
+        self._active = ""
+
+    # --- statuses -------------------------------------------------------------------------------
+
+    async def _set(self, changes: Mapping[str, str]) -> None:
+        for page, status in changes.items():
+            await trio.to_thread.run_sync(self.store.set_status, page, status)
+
+    async def show(self, page: str, tab: str) -> None:
+        """page is now what tab shows, in front: the page the tab showed before is stored."""
+        changes: dict[str, str] = {}
+        for other, other_tab in list(self._tab_of.items()):
+            if other_tab == tab and other != page:
+                del self._tab_of[other]
+                changes[other] = "stored"
+        if self._active and self._active != page and self._active in self._tab_of:
+            changes[self._active] = "live"
+        self._tab_of[page] = tab
+        self._active = page
+        changes[page] = "active"
+        await self._set(changes)
+
+    async def add_background(self, page: str, tab: str) -> None:
+        """A page in a tab that is not the one in use (a popup)."""
+        self._tab_of[page] = tab
+        await self._set({page: "live"})
+
+    async def tabs_closed(self, tabs: tuple[str, ...]) -> list[str]:
+        """The pool closed these tabs: their pages are stored. Returns those pages."""
+        gone = [page for page, tab in self._tab_of.items() if tab in tabs]
+        for page in gone:
+            del self._tab_of[page]
+            if self._active == page:
+                self._active = ""
+        await self._set({page: "stored" for page in gone})
+        return gone
+
+    async def _tab_for(self, page: str) -> str | None:
+        """page's tab if it is still open in the browser; otherwise its page is stored."""
+        tab = self._tab_of.get(page)
+        if tab is None:
+            return None
+        if tab in dict(await self.browser.tabs()):
+            return tab
+        await self.tabs_closed((tab,))
+        return None
+
+    # --- placing a capture ----------------------------------------------------------------------
+
+    async def _earlier_state(self, url: str, digest: str) -> PageRecord | None:
+        def find() -> PageRecord | None:
+            for record in reversed(self.store.pages_with_url(url)):
+                if self.store.page_meta(record.page_id).get("digest") == digest:
+                    return record
+            return None
+
+        return await trio.to_thread.run_sync(find)
+
+    async def place(
+        self, base: PageRecord, base_meta: Mapping[str, Any], result: TabCapture,
+        via: str, action: str, inputs: tuple[str, ...],
+    ) -> _Placed:
+        """Store what the tab shows after acting on base (unless it is already stored)."""
+        compiled = await self._compile(result.capture)
+        capture = result.capture
+        if result.navigated:
+            record = await self._keep(compiled, capture, via=via, parent=base.page_id)
+            return _Placed(record, "page")
+        if compiled.digest == base_meta.get("digest"):
+            return _Placed(base, "unchanged")
+        earlier = await self._earlier_state(capture.url, compiled.digest)
+        if earlier is not None:
+            return _Placed(earlier, "earlier")
+        diff = diff_files(base_meta.get("files") or {}, compiled.digests)
+        note = StateNote(base.page_id, action, inputs, diff)
+        record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note)
+        return _Placed(record, "state", diff)
+
+    # --- commands -------------------------------------------------------------------------------
+
+    async def execute(self, command: ctl.Execute, record: PageRecord) -> str:
+        page = record.page_id
+        meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+        object_id = command.object_id
+        if object_id.startswith("L"):
+            url = (meta.get("links") or {}).get(object_id)
+            if url is None:
+                raise NotFoundError(f"no link {object_id} on {page}; see {page}/links.tsv")
+            if command.inputs:
+                raise UsageError(f"the link {object_id} takes no inputs")
+            action: dict[str, Any] = {"kind": "navigate", "control": "link", "label": url}
+            values: dict[str, str] = {}
+        elif object_id.startswith("A"):
+            found = (meta.get("actions") or {}).get(object_id)
+            if found is None:
+                raise NotFoundError(f"no action {object_id} on {page}; see {page}/actions.tsv")
+            action = found
+            values = check_inputs(object_id, action, command.inputs)
+        else:
+            raise UsageError(f"execute runs an action A… or follows a link L…, not {object_id!r}")
+        title = action_title(object_id, action)
+        inputs = _inputs_shown(values)
+        lines = [f"executed {title}" + (f" with {' '.join(inputs)}" if inputs else "") + f" on {page}"]
+
+        tab = await self._tab_for(page)
+        base, base_meta = record, meta
+        if tab is None:
+            tab, base, base_meta, locator = await self._reopen(record, object_id, action, lines)
+            action = {**action, "locator": locator}
+        if object_id.startswith("L"):
+            result = await self.browser.navigate(tab, str(action["label"]))
+        else:
+            try:
+                result = await self.browser.execute(tab, str(action["locator"]), str(action["kind"]), values)
+            except NotFoundError as error:
+                raise Answer(Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}") from None
+        placed = await self.place(base, base_meta, result, object_id, title, inputs)
+        await self.show(placed.record.page_id, tab)
+        lines += self._outcome(base, placed)
+        lines += await self._aftermath(result, placed.record, object_id)
+        return "\n".join(lines) + "\n"
+
+    async def _reopen(
+        self, record: PageRecord, object_id: str, action: Mapping[str, Any], lines: list[str]
+    ) -> tuple[str, PageRecord, dict[str, Any], str]:
+        """Open a stored page's URL again and confirm the control is there (same kind and
+        label); returns the tab, the page it shows, its meta and the control's locator now."""
+        page = record.page_id
+        why = f"{page} had no open tab" + (
+            " (it is a state made by an action: its URL is reopened as it loads now)"
+            if record.parent else "")
+        try:
+            opened = await self.browser.open(record.url)
+        except FetchError as error:
+            raise Answer(Outcome.FAILED, f"did not act: {why}, and reopening {record.url} failed: "
+                                         f"{error}") from None
+        if not opened.tab_id:
+            raise Answer(Outcome.FAILED, f"did not act: {why}, and {record.url} is no longer a page "
+                                         "that can be acted on")
+        await self.tabs_closed(opened.closed_tabs)
+        meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+        placed = await self.place(record, meta, opened, "reopen", "reopen", ())
+        current = placed.record
+        await self.show(current.page_id, opened.tab_id)
+        current_meta = await trio.to_thread.run_sync(self.store.page_meta, current.page_id)
+        lines.append(f"reopened: {why}; the tab shows {current.page_id}"
+                     + ("" if current.page_id == page else f" ({placed.how})"))
+        if object_id.startswith("L"):
+            return opened.tab_id, current, current_meta, ""
+        locator = _confirm(action, current_meta)
+        if locator is None:
+            raise Answer(
+                Outcome.FAILED,
+                "\n".join(lines[1:]) + f"\ndid not act: the reopened page has no "
+                f"{action.get('kind')} control labelled {action.get('label')!r}; "
+                f"the current page is {current.page_id} (see {current.page_id}/actions.tsv)",
+            )
+        return opened.tab_id, current, current_meta, locator
+
+    def _outcome(self, base: PageRecord, placed: _Placed) -> list[str]:
+        new = placed.record.page_id
+        if placed.how == "unchanged":
+            return [f"→ unchanged: {base.page_id} still shows the same content; nothing new was "
+                    "stored (the action ran)"]
+        if placed.how == "earlier":
+            return [f"→ {new}: the same as an earlier state, reused (nothing new stored)",
+                    f"next: cat {new}/_map.md"]
+        if placed.how == "page":
+            return [f"→ {new} new page: {clean_field(placed.record.title) or '(untitled)'}",
+                    f"url: {placed.record.url}", f"next: cat {new}/_map.md"]
+        diff = placed.diff
+        out = [f"→ {new} new state of {base.page_id}: {len(diff.changed)} changed, "
+               f"{len(diff.added)} added, {len(diff.removed)} removed (see {new}/_state.md)"]
+        for heading, paths in (("changed", diff.changed), ("added", diff.added),
+                               ("removed", diff.removed)):
+            if paths:
+                out.append(f"  {heading}: {_paths(paths)}")
+        return out
+
+    async def _aftermath(self, result: TabCapture, page: PageRecord, via: str) -> list[str]:
+        """What else happened: dialogs, downloads, popups, tabs the pool closed, notes."""
+        out = [f"dialog: {d.kind} {clean_field(d.message)!r} → {d.answer}" for d in result.dialogs]
+        for download in result.downloads:
+            if download.refused:
+                out.append(f"download: {download.filename} refused: {download.refused}")
+            else:
+                out.append(f"download: {download.filename} ({len(download.body)} bytes, not stored)")
+        for tab in result.new_tabs:
+            try:
+                popup = await self.browser.focus(tab)
+                compiled = await self._compile(popup.capture)
+                record = await self._keep(compiled, popup.capture, via=f"{via} popup",
+                                          parent=page.page_id)
+                await self.add_background(record.page_id, tab)
+                out.append(f"popup: {record.page_id} {popup.capture.url} (live in its own tab)")
+            except FetchError as error:
+                out.append(f"popup: tab {tab} could not be captured: {error}")
+        closed = await self.tabs_closed(result.closed_tabs)
+        if closed:
+            out.append(f"tabs closed to stay under the cap: {', '.join(closed)} now stored")
+        out += [f"note: {clean_field(n)}" for n in result.notes]
+        return out
+
+    async def focus(self, record: PageRecord) -> str:
+        page = record.page_id
+        tab = await self._tab_for(page)
+        if tab is None:
+            raise Answer(Outcome.FAILED, f"{page} has no open tab (status stored); "
+                                         f"`open {record.url}` loads it again")
+        meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+        result = await self.browser.focus(tab)
+        placed = await self.place(record, meta, result, "focus", "focus", ())
+        await self.show(placed.record.page_id, tab)
+        lines = [f"focused {page} (tab {tab})"]
+        if placed.how == "unchanged":
+            lines.append(f"→ {page} is the current state (unchanged since it was captured)")
+        else:
+            lines += self._outcome(record, placed)
+        lines += await self._aftermath(result, placed.record, "focus")
+        return "\n".join(lines) + "\n"
+
+    async def close(self, record: PageRecord) -> str:
+        page = record.page_id
+        tab = self._tab_of.get(page)
+        if tab is None:
+            return f"{page} has no open tab; nothing to close (it stays stored)\n"
+        try:
+            await self.browser.close_tab(tab)
+        except NotFoundError:
+            pass  # already gone: the page is stored all the same
+        await self.tabs_closed((tab,))
+        return f"closed tab {tab}; {page} stays readable, status stored\n"
+
+
+def _confirm(action: Mapping[str, Any], meta: Mapping[str, Any]) -> str | None:
+    """The locator of the control on a reopened page that has the action's kind and label: the
+    one at the same locator if it matches, else the only one that does; None if unconfirmed."""
+    kind, label = action.get("kind"), action.get("label")
+    same = [a for a in (meta.get("actions") or {}).values()
+            if a.get("kind") == kind and a.get("label") == label]
+    for candidate in same:
+        if candidate.get("locator") == action.get("locator"):
+            return str(candidate["locator"])
+    return str(same[0]["locator"]) if len(same) == 1 else None
+
+
+class StoredFetcher:
+    """Fetcher for retrieve: each page is rendered in a browser tab that is closed at once (the
+    page is stored, not live); what the browser fails to load comes over plain HTTP."""
+
+    def __init__(self, fetcher: BrowserFetcher, plain: Fetcher | None) -> None:
+        self.fetcher = fetcher
+        self.plain = plain
+
+    async def fetch(self, url: str) -> Capture:
+        try:
+            result = await self.fetcher.fetch_live(url)
+        except (HttpStatusError, FetchTimeout, AccessDenied):
+            raise
+        except FetchError:
+            if self.plain is None:
+                raise
+            return await self.plain.fetch(url)
+        if result.tab_id:
+            with contextlib.suppress(FetchError, NotFoundError):
+                await self.fetcher.browser.close_tab(result.tab_id)
+        return result.capture
+
+    async def aclose(self) -> None:
+        """Nothing of its own: the engine closes both fetchers."""
