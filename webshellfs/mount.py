@@ -26,6 +26,7 @@ from pathlib import Path
 import pyfuse3
 import trio
 
+from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions, parse_browser_spec
 from webshellfs.config import Settings
 from webshellfs.engine import Engine
 from webshellfs.errors import UsageError, WebshellError
@@ -33,7 +34,7 @@ from webshellfs.fetch.http import HttpFetcher
 from webshellfs.fs import Operations
 from webshellfs.store import Store
 
-__all__ = ["log_path_for", "prepare_mountpoint", "run"]
+__all__ = ["log_path_for", "make_engine", "prepare_mountpoint", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: the ter
 # with the default of 1, a run of sequential requests (`grep -r`) starts and ends a task per
 # request. Keeping a few idle costs nothing and cut the daemon's CPU per warm grep by a quarter.
 IDLE_WORKER_TASKS = 8
+HTTP_ONLY = "http"  # --browser http: no browser at all (plain HTTP fetches, no execute)
 
 
 def log_path_for(cache: Path) -> Path:
@@ -169,9 +171,37 @@ def _redirect_stdio(log_path: Path) -> None:
     os.close(log_fd)
 
 
+def _browser_unavailable(settings: Settings) -> str:
+    """Why this mount cannot have a browser, or "" if it can (a remote one is tried lazily)."""
+    if settings.browser == HTTP_ONLY:
+        return "the mount was started with --browser http"
+    mode, _ = parse_browser_spec(settings.browser)
+    if mode == "local" and not os.access(settings.chromium, os.X_OK):
+        return f"no Chromium at {settings.chromium} (give --chromium PATH)"
+    return ""
+
+
+def make_engine(store: Store, settings: Settings) -> Engine:
+    """The engine with a live browser per --browser, and plain HTTP for robots.txt and as the
+    fallback; HTTP only (logged, and said in responses) when the browser cannot be had."""
+    plain = HttpFetcher(settings)
+    reason = _browser_unavailable(settings)
+    if reason:
+        log.warning("no live browser: %s; pages are fetched over plain HTTP and execute, focus "
+                    "and close are not available", reason)
+        return Engine(store, plain, settings, no_browser=reason)
+    browser = Browser(BrowserOptions.from_settings(settings))
+    log.info("live browser: %s", settings.browser)
+    return Engine(store, BrowserFetcher(browser), settings, plain_fetcher=plain)
+
+
 def _serve(settings: Settings, mountpoint: Path, on_ready: Callable[[], None]) -> None:
     store = Store(settings.cache)
-    engine = Engine(store, HttpFetcher(settings), settings)
+    try:
+        engine = make_engine(store, settings)
+    except BaseException:
+        store.close()
+        raise
     operations = Operations(engine)
     try:
         pyfuse3.init(operations, str(mountpoint), set(MOUNT_OPTIONS))

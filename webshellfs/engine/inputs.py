@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from webshellfs.contract.layout import EMPTY_VALUE
 from webshellfs.errors import UsageError
 
 __all__ = ["action_title", "check_inputs"]
@@ -40,7 +41,9 @@ def _check_choice(field: Mapping[str, Any], value: str) -> None:
     for choice_value, choice_label in choices:
         if value == choice_value or wanted == str(choice_label).casefold():
             return
-    listed = " | ".join(f"{v}={lab}" if lab and lab != v else v for v, lab in choices)
+    listed = " | ".join(
+        f"{v or EMPTY_VALUE}={lab}" if lab and lab != v else v for v, lab in choices
+    )
     raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}")
 
 

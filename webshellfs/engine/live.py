@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from urllib.parse import urldefrag
+
 import trio
 
 from webshellfs import ctl
@@ -29,6 +31,8 @@ from webshellfs.store import PageRecord, Store
 __all__ = ["Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
 
 PATHS_SHOWN = 8
+REOPENED_AS = {"page": "it led elsewhere", "state": "it has changed since",
+               "earlier": "as in that earlier state", "unchanged": ""}
 
 
 @dataclass(frozen=True)
@@ -145,12 +149,13 @@ class LiveTabs:
 
     async def place(
         self, base: PageRecord, base_meta: Mapping[str, Any], result: TabCapture,
-        via: str, action: str, inputs: tuple[str, ...],
+        via: str, action: str, inputs: tuple[str, ...], navigated: bool | None = None,
     ) -> _Placed:
-        """Store what the tab shows after acting on base (unless it is already stored)."""
+        """Store what the tab shows after acting on base (unless it is already stored).
+        navigated: whether it is another page (default: what the browser said)."""
         compiled = await self._compile(result.capture)
         capture = result.capture
-        if result.navigated:
+        if result.navigated if navigated is None else navigated:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id)
             return _Placed(record, "page")
         if compiled.digest == base_meta.get("digest"):
@@ -226,12 +231,14 @@ class LiveTabs:
                                          "that can be acted on")
         await self.tabs_closed(opened.closed_tabs)
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
-        placed = await self.place(record, meta, opened, "reopen", "reopen", ())
+        # A fresh tab always "navigates"; it is the same page unless it landed elsewhere.
+        elsewhere = urldefrag(opened.capture.url).url != urldefrag(record.url).url
+        placed = await self.place(record, meta, opened, "reopen", "reopen", (), elsewhere)
         current = placed.record
         await self.show(current.page_id, opened.tab_id)
         current_meta = await trio.to_thread.run_sync(self.store.page_meta, current.page_id)
         lines.append(f"reopened: {why}; the tab shows {current.page_id}"
-                     + ("" if current.page_id == page else f" ({placed.how})"))
+                     + ("" if current.page_id == page else f" ({REOPENED_AS[placed.how]})"))
         if object_id.startswith("L"):
             return opened.tab_id, current, current_meta, ""
         locator = _confirm(action, current_meta)
