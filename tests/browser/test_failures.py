@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.conftest import TEST_LOAD_TIMEOUT, live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
-from webshellfs.browser import Browser
+from webshellfs.browser import Browser, DownloadRecord
 from webshellfs.browser.processes import driver_children
 from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
 
@@ -160,5 +160,18 @@ def test_a_wedged_browser_thread_is_abandoned_and_replaced(site: LiveSite) -> No
         again = run(lambda: browser.open(site.url("/jslist.html")))
         assert again.tab_id == "t2"  # numbering continues: t1 named a tab of the old browser
         assert "Mercury (built by script)" in page_text(again)
+    finally:
+        browser.close_blocking()
+
+
+def test_without_a_downloads_directory_downloads_are_refused(site: LiveSite) -> None:
+    browser = Browser(live_options())
+    try:
+        page = run(lambda: browser.open(site.url("/popup.html")))
+        result = run(lambda: browser.execute(page.tab_id, locator_of(page, "//a[@id='file']"),
+                                             "click"))
+        assert result.downloads == (
+            DownloadRecord(site.url("/report.pdf"), "report.pdf", b"", "downloads are refused"),
+        )
     finally:
         browser.close_blocking()
