@@ -1,0 +1,289 @@
+"""The engine with the real Chromium on the live fixture site: open makes live tabs, execute makes
+pages and states, focus and close keep `_pages.tsv` true, a stored page is reopened before it
+is acted on. One browser for the module; each test has its own store and closes its tabs."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.browser.live_site import LiveSite
+from tests.conftest import chromium_path, require
+from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions
+from webshellfs.config import Settings
+from webshellfs.engine import Engine, Outcome
+from webshellfs.fetch.http import HttpFetcher
+from webshellfs.store import Store
+
+Body = Callable[[Engine, LiveSite], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveSite]:
+    server = LiveSite()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    shared = Browser(BrowserOptions(chromium=chromium, allow_private=True, load_timeout=20.0,
+                                    action_timeout=10.0, settle_cap=2.0))
+    yield shared
+    shared.close_blocking()
+
+
+@pytest.fixture
+def drive(tmp_path: Path, browser: Browser, live: LiveSite) -> Callable[[Body], None]:
+    def run(body: Body) -> None:
+        async def main() -> None:
+            config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
+                              allow_private=True, fetch_timeout=20.0, command_deadline=90.0)
+            plain = HttpFetcher(config)
+            engine = Engine(Store(config.cache), BrowserFetcher(browser), config, plain_fetcher=plain)
+            try:
+                await body(engine, live)
+            finally:
+                # The browser is the module's: close only this test's tabs.
+                for tab, _ in await browser.tabs():
+                    await browser.close_tab(tab)
+                await plain.aclose()
+                engine.store.close()
+
+        trio.run(main)
+
+    return run
+
+
+async def ask(engine: Engine, line: str, outcome: Outcome = Outcome.OK) -> list[str]:
+    """The response's lines after its first (`R0001 ok: …`), checking the outcome."""
+    response = await engine.command(line, "s1")
+    assert response.outcome is outcome, response.text
+    return response.text.splitlines()[1:]
+
+
+def read(engine: Engine, path: str) -> str:
+    entry = engine.entry(path)
+    assert entry is not None, path
+    return engine.read(path, 0, entry.size).decode()
+
+
+def pages(engine: Engine) -> list[str]:
+    """_pages.tsv rows without the URL column (the port changes)."""
+    rows = read(engine, "_pages.tsv").splitlines()[1:]
+    return ["\t".join(row.split("\t")[:5]) for row in rows]
+
+
+def test_open_makes_the_page_active_and_the_one_before_live(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        lines = await ask(engine, f"open {live.url('/product.html')}")
+        assert lines == [
+            "N0001  Trail shoe",
+            f"url: {live.url('/product.html')}",
+            "1 section · 0 tables · 0 links · 3 actions · 2 facts",
+            "next: cat N0001/_map.md   then grep -rn WORD N0001/content/",
+            lines[4],
+        ]
+        assert lines[4].startswith("live in tab t") and lines[4].endswith(" (status active)")
+        await ask(engine, f"open {live.url('/search.html')}")
+        assert pages(engine) == ["N0001\t\topen\tlive\tTrail shoe",
+                                 "N0002\t\topen\tactive\tArchive search"]
+        assert await ask(engine, "focus N0001") == [
+            f"focused N0001 (tab {lines[4].split()[3]})",
+            "→ N0001 is the current state (unchanged since it was captured)",
+        ]
+        assert pages(engine)[:2] == ["N0001\t\topen\tactive\tTrail shoe",
+                                     "N0002\t\topen\tlive\tArchive search"]
+
+    drive(body)
+
+
+def test_choosing_a_size_makes_a_state_with_the_new_price(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/product.html')}")
+        assert await ask(engine, "execute N0001 A0001 size=m") == [
+            'executed A0001 select "Size" with size=m on N0001',
+            "→ N0002 new state of N0001: 2 changed, 0 added, 0 removed (see N0002/_state.md)",
+            "  changed: actions.tsv, content/01-trail-shoe.md",
+        ]
+        assert read(engine, "N0002/_state.md") == (
+            "# state\nprevious: N0001\naction: A0001 select \"Size\"\ninputs: size=m\n\n"
+            "## changed (2)\nactions.tsv\ncontent/01-trail-shoe.md\n\n## added (0)\n\n"
+            "## removed (0)\n"
+        )
+        assert "Price: 45 EUR" in read(engine, "N0002/content/01-trail-shoe.md").splitlines()
+        assert "Price: 40 EUR" in read(engine, "N0001/content/01-trail-shoe.md").splitlines()
+        assert read(engine, "N0002/_map.md").splitlines()[2] == (
+            'page: N0002 (state of N0001 after A0001 select "Size")'
+        )
+        assert pages(engine) == ["N0001\t\topen\tstored\tTrail shoe",
+                                 "N0002\tN0001\tA0001\tactive\tTrail shoe"]
+        # Back to Small: the same as N0001, whose address is reused.
+        assert await ask(engine, "execute N0002 A0001 size=Small") == [
+            'executed A0001 select "Size" with size=Small on N0002',
+            "→ N0001: the same as an earlier state, reused (nothing new stored)",
+            "next: cat N0001/_map.md",
+        ]
+        # Small again: nothing changes, nothing is stored, and the response says so.
+        assert await ask(engine, "execute N0001 A0001 size=s") == [
+            'executed A0001 select "Size" with size=s on N0001',
+            "→ unchanged: N0001 still shows the same content; nothing new was stored "
+            "(the action ran)",
+        ]
+        assert pages(engine) == ["N0001\t\topen\tactive\tTrail shoe",
+                                 "N0002\tN0001\tA0001\tstored\tTrail shoe"]
+
+    drive(body)
+
+
+def test_wrong_inputs_are_refused_with_the_valid_ones_before_acting(
+    drive: Callable[[Body], None],
+) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/search.html')}")
+        search_inputs = ('q(search "Search the archive",required) '
+                         'year(select: ""=Any year|2009|2019; current=)')
+        assert await ask(engine, "execute N0001 A0001 query=old", Outcome.INVALID) == [
+            f"unknown input 'query' for A0001 form \"Search\"; valid inputs: {search_inputs}"
+        ]
+        assert await ask(engine, "execute N0001 A0001 year=2009", Outcome.INVALID) == [
+            f"missing required input 'q' for A0001 form \"Search\"; valid inputs: {search_inputs}"
+        ]
+        assert await ask(engine, "execute N0001 A0001 q=old year=1999", Outcome.INVALID) == [
+            "no choice '1999' for year; choices: \"\"=Any year | 2009 | 2019"
+        ]
+        assert await ask(engine, "execute N0001 A0009", Outcome.INVALID) == [
+            "no action A0009 on N0001; see N0001/actions.tsv"
+        ]
+        assert pages(engine) == ["N0001\t\topen\tactive\tArchive search"]
+        assert live.requests.count("/search.html") >= 1
+        assert not [r for r in live.requests if r.startswith("/search?")]
+
+    drive(body)
+
+
+def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/search.html')}")
+        results = live.url("/search?q=lighthouse&year=2009")
+        assert await ask(engine, "execute N0001 A0001 q=lighthouse year=2009") == [
+            'executed A0001 form "Search" with q=lighthouse year=2009 on N0001',
+            "→ N0002 new page: Results for lighthouse",
+            f"url: {results}",
+            "next: cat N0002/_map.md",
+        ]
+        text = read(engine, "N0002/content/01-results-for-lighthouse.md").splitlines()
+        assert "3 articles from 2009." in text
+        assert pages(engine) == ["N0001\t\topen\tstored\tArchive search",
+                                 "N0002\tN0001\tA0001\tactive\tResults for lighthouse"]
+
+    drive(body)
+
+
+def test_logging_in_reaches_the_account_page(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/login.html')}")
+        lines = await ask(engine, "execute N0001 A0001 user=alice password=secret")
+        assert lines[:2] == ['executed A0001 form "Sign in" with user=alice password=secret on N0001',
+                             "→ N0002 new page: Your account"]
+        assert "Signed in as alice." in read(engine, "N0002/content/01-your-account.md")
+        # The session cookie stays in the browser: the account page opened again knows alice.
+        await ask(engine, f"open {live.url('/account')}")
+        assert "Signed in as alice." in read(engine, "N0003/content/01-your-account.md")
+
+    drive(body)
+
+
+def test_load_more_until_item_40(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/more.html')}")
+        page = "N0001"
+        for _ in range(3):
+            lines = await ask(engine, f"execute {page} A0001")
+            page = lines[1].split()[1]
+        assert page == "N0004"
+        items = read(engine, "N0004/content/01-items.md").splitlines()
+        assert items[-1] == "- Item 40"
+        assert "- Item 40" not in read(engine, "N0003/content/01-items.md").splitlines()
+        # The last page of items removed the button: no action is left to run.
+        assert await ask(engine, "execute N0004 A0001", Outcome.INVALID) == [
+            "no action A0001 on N0004; see N0004/actions.tsv"
+        ]
+
+    drive(body)
+
+
+def test_a_closed_page_is_reopened_and_then_acted_on(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        opened = await ask(engine, f"open {live.url('/product.html')}")
+        tab = opened[4].split()[3]
+        assert await ask(engine, "close N0001") == [
+            f"closed tab {tab}; N0001 stays readable, status stored"
+        ]
+        assert pages(engine) == ["N0001\t\topen\tstored\tTrail shoe"]
+        assert await ask(engine, "execute N0001 A0001 size=l") == [
+            'executed A0001 select "Size" with size=l on N0001',
+            "reopened: N0001 had no open tab; the tab shows N0001",
+            "→ N0002 new state of N0001: 2 changed, 0 added, 0 removed (see N0002/_state.md)",
+            "  changed: actions.tsv, content/01-trail-shoe.md",
+        ]
+        assert "Price: 50 EUR" in read(engine, "N0002/content/01-trail-shoe.md").splitlines()
+        assert pages(engine) == ["N0001\t\topen\tstored\tTrail shoe",
+                                 "N0002\tN0001\tA0001\tactive\tTrail shoe"]
+
+    drive(body)
+
+
+def test_a_control_that_the_reopened_page_lacks_is_not_acted_on(
+    drive: Callable[[Body], None],
+) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/combobox.html')}")
+        await ask(engine, "execute N0001 A0001")  # opens the list box: state N0002 offers colours
+        await ask(engine, "close N0002")
+        assert await ask(engine, "execute N0002 A0002 value=red", Outcome.FAILED) == [
+            "reopened: N0002 had no open tab (it is a state made by an action: its URL is "
+            "reopened as it loads now); the tab shows N0001 (as in that earlier state)",
+            "did not act: the reopened page has no select control labelled 'Red Blue'; "
+            "the current page is N0001 (see N0001/actions.tsv)",
+        ]
+        assert pages(engine) == ["N0001\t\topen\tactive\tPaint",
+                                 "N0002\tN0001\tA0001\tstored\tPaint"]
+
+    drive(body)
+
+
+def test_an_alert_is_answered_and_reported(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/alert.html')}")
+        assert await ask(engine, "execute N0001 A0001") == [
+            'executed A0001 button "Save" on N0001',
+            "→ N0002 new state of N0001: 1 changed, 0 added, 0 removed (see N0002/_state.md)",
+            "  changed: content/01-settings.md",
+            "dialog: alert 'Saved!' → accepted",
+        ]
+
+    drive(body)
+
+
+def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/index.html')}")
+        assert read(engine, "N0001/links.tsv").splitlines()[3].split("\t")[:2] == [
+            "L0003", live.url("/product.html")]
+        assert await ask(engine, "execute N0001 L0003") == [
+            f'executed L0003 link "{live.url("/product.html")}" on N0001',
+            "→ N0002 new page: Trail shoe",
+            f"url: {live.url('/product.html')}",
+            "next: cat N0002/_map.md",
+        ]
+        assert pages(engine) == ["N0001\t\topen\tstored\tLive fixture site",
+                                 "N0002\tN0001\tL0003\tactive\tTrail shoe"]
+
+    drive(body)
