@@ -86,11 +86,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--page", default="/product.html")
     parser.add_argument("--memory-pages", type=int, default=0)
+    parser.add_argument("--quiet-ms", type=int, default=BrowserOptions.quiet_ms,
+                        help="the settle wait's quiet period (the main cost over bare)")
     args = parser.parse_args()
 
     site = LiveSite()
     url = site.url(args.page)
-    ours = Browser(BrowserOptions(chromium=CHROMIUM, allow_private=True))
+    ours = Browser(BrowserOptions(chromium=CHROMIUM, allow_private=True, quiet_ms=args.quiet_ms))
     figures: dict[str, list[float]] = {name: [] for name in (
         "bare goto+content", "bare new_page+goto+content", "open",
         "bare select+content", "execute")}
@@ -147,7 +149,7 @@ def main() -> None:
             site.close()
 
     print(f"browser benchmark: {args.rounds} rounds of {args.page} (+{args.warmup} warm-up), "
-          f"{os.cpu_count()} cores")
+          f"quiet period {args.quiet_ms} ms, {os.cpu_count()} cores")
     print(f"{'measure':<28} {'median ms':>10} {'p95 ms':>8}")
     for name, values in figures.items():
         print(f"{name:<28} {statistics.median(values):>10.1f} {percentile(values, 0.95):>8.1f}")
