@@ -47,8 +47,12 @@ class Mount:
             pass  # a remount, maybe over a stale mount: stat would fail, mkdir says it is there
 
     def start(self, *extra: str) -> Mount:
+        """Mount with extra command-line options. Without a --browser among them the mount runs
+        HTTP only (`--browser http`): these tests are about the filesystem, and a Chromium per
+        test would only make them slow; tests/fs/test_live*.py pass `--browser local`."""
+        browser = [] if "--browser" in extra else ["--browser", "http"]
         command = [sys.executable, "-m", "webshellfs", str(self.path), "--foreground",
-                   "--cache", str(self.cache), "--allow-private", *extra]
+                   "--cache", str(self.cache), "--allow-private", *browser, *extra]
         with open(self.stderr, "ab") as stderr:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                             stdout=subprocess.DEVNULL, stderr=stderr)
