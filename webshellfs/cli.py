@@ -31,6 +31,8 @@ def _mount_parser() -> argparse.ArgumentParser:
                         help=f"Chromium binary for --browser local (default {DEFAULT_CHROMIUM})")
     parser.add_argument("--allow-private", action="store_true",
                         help="allow fetching loopback and private-network addresses")
+    parser.add_argument("--fetch-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="how long one page fetch may take (default 30)")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="retrieve: fetch results even where robots.txt disallows it")
     parser.add_argument("--foreground", action="store_true", help="do not detach")
@@ -83,6 +85,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         chromium=args.chromium,
         allow_private=args.allow_private,
         ignore_robots=args.ignore_robots,
+        fetch_timeout=args.fetch_timeout,
         foreground=args.foreground,
         debug=args.debug,
         command_deadline=args.deadline,

@@ -1,0 +1,63 @@
+"""`retrieve` through a real mount: the search fixture site on 127.0.0.1 answers in SearXNG's JSON
+format over pages that each fail in their own way, and the agent sees it all with shell commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.fs.conftest import Mount, sh
+from tests.search.site import SLOW_SECONDS, SearchSite, start_site
+
+FETCH_TIMEOUT = 2.0
+assert SLOW_SECONDS >= 3 * FETCH_TIMEOUT
+
+
+@pytest.fixture(scope="module")
+def search_site() -> Iterator[SearchSite]:
+    running = start_site()
+    yield running
+    running.stop()
+
+
+def test_retrieve_reports_every_outcome_and_stores_greppable_pages(
+    new_mount: Callable[[], Mount], search_site: SearchSite
+) -> None:
+    mount = new_mount().start(
+        "--search", f"searxng={search_site.url}", "--fetch-timeout", str(FETCH_TIMEOUT)
+    )
+    pages = search_site.url + "pages/"
+    assert mount.ctl(f"open {pages}normal.html").returncode == 0
+
+    result = mount.ctl("retrieve -k 5 gardens")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "R0002 ok: retrieve -k 5 gardens",
+        'retrieve "gardens": 5 results, 2 pages, 3 failed (searxng) → _search/Q0001.md',
+        f'1. N0001 (already stored) "Rain gardens" {pages}normal.html',
+        f'2. failed: HTTP 404 — "Lost gardens" {pages}missing.html',
+        f'3. failed: timeout: no answer within 2 s — "Slow gardens" {pages}slow.html',
+        f'4. N0002 "Garden paper" {pages}paper.pdf',
+        f'5. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "Walled gardens" {pages}wall.html',
+        "next: cat N0001/_map.md   or grep -rn WORD N0001 N0002",
+    ]
+    found = sh(f"cd {mount.path} && grep -rn 'Roots need air' N0002/content/")
+    assert found.stdout.splitlines() == ["N0002/content/02-page-2.md:2:Roots need air."]
+    report = sh(f"head -2 {mount.path}/_search/Q0001.md").stdout.splitlines()
+    assert report == ["# Q0001: gardens", "backend: searxng"]
+
+
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [("", "needs a query"), ("x" * 500, "the query is 500 characters; the limit is 400")],
+)
+def test_bad_queries_fail_the_write_with_the_reason(
+    mounted: Mount, query: str, reason: str
+) -> None:
+    result = mounted.ctl(f"retrieve {query}".rstrip())
+
+    assert result.returncode != 0
+    assert "Invalid argument" in result.stderr
+    assert reason in result.stdout
