@@ -1,0 +1,188 @@
+"""Tasks on the live fixture site through a real mount with the real Chromium, using only shell
+commands on files and `.ctl`: log in, choose a size, search an archive, load more, a wrong input,
+a closed page reopened. One mount (so one browser) for the module; at unmount no Chromium
+process of the daemon is left."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.live_site import LiveSite
+from tests.conftest import chromium_path, fuse_available, require
+from tests.fs.conftest import Mount, sh
+
+# The machine is shared and slow: a command may wait on Chromium for a while.
+CTL_TIMEOUT = 180
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveSite]:
+    server = LiveSite()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
+    require(fuse_available(), "FUSE")
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    base = tmp_path_factory.mktemp("live")
+    mounted = Mount(base / "mnt", base / "cache.sqlite")
+    try:
+        yield mounted.start("--browser", "local", "--chromium", chromium)
+    finally:
+        mounted.cleanup()
+    bad = mounted.bad_log_lines()
+    if bad:
+        pytest.fail("the daemon logged errors:\n" + "\n".join(bad))
+
+
+def ctl(mount: Mount, command: str) -> list[str]:
+    """Run a command that must succeed; its response lines after the first."""
+    result = mount.ctl(command, timeout=CTL_TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.splitlines()[1:]
+
+
+def opened(mount: Mount, url: str) -> str:
+    """`open url`, returning the new page's address."""
+    return ctl(mount, f"open {url}")[0].split()[0]
+
+
+def result_page(lines: list[str]) -> str:
+    """The address an execute led to (`→ N0005 …`)."""
+    for line in lines:
+        found = re.match(r"→ (N\d{4})", line)
+        if found:
+            return found.group(1)
+    raise AssertionError(f"no resulting page in {lines}")
+
+
+def status_of(mount: Mount, page: str) -> str:
+    return sh(f"awk -F'\\t' '$1==\"{page}\"{{print $4}}' {mount.path}/_pages.tsv").stdout.strip()
+
+
+def test_log_in_and_read_the_account_page(mount: Mount, live: LiveSite) -> None:
+    login = opened(mount, live.url("/login.html"))
+    form = sh(f"awk -F'\\t' '$2==\"submit\"{{print $1}}' {mount.path}/{login}/actions.tsv")
+    assert form.stdout == "A0001\n"
+    lines = ctl(mount, f"execute {login} A0001 user=alice password={'secret'}")
+    account = result_page(lines)
+    assert lines[1] == f"→ {account} new page: Your account"
+    found = sh(f"grep -rh 'Signed in' {mount.path}/{account}/content/")
+    assert found.stdout == "Signed in as alice.\n"
+    assert status_of(mount, account) == "active"
+    assert status_of(mount, login) == "stored"
+
+
+def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> None:
+    product = opened(mount, live.url("/product.html"))
+    lines = ctl(mount, f"execute {product} A0001 size=m")
+    state = result_page(lines)
+    assert lines[1] == (f"→ {state} new state of {product}: 2 changed, 0 added, 0 removed "
+                        f"(see {state}/_state.md)")
+    assert sh(f"grep -h '^Price' {mount.path}/{state}/content/*.md").stdout == "Price: 45 EUR\n"
+    assert sh(f"grep -h '^Price' {mount.path}/{product}/content/*.md").stdout == "Price: 40 EUR\n"
+    assert (mount.path / state / "_state.md").read_text().splitlines() == [
+        "# state", f"previous: {product}", 'action: A0001 select "Size"', "inputs: size=m", "",
+        "## changed (2)", "actions.tsv", "content/01-trail-shoe.md", "", "## added (0)", "",
+        "## removed (0)",
+    ]
+    row = sh(f"awk -F'\\t' '$1==\"{state}\"{{print $2, $3, $4}}' {mount.path}/_pages.tsv")
+    assert row.stdout == f"{product} A0001 active\n"
+
+
+def test_search_the_archive_for_an_old_article(mount: Mount, live: LiveSite) -> None:
+    search = opened(mount, live.url("/search.html"))
+    lines = ctl(mount, f'execute {search} A0001 q="lighthouse keepers" year=2009')
+    results = result_page(lines)
+    assert sh(f"grep -rh 'articles from' {mount.path}/{results}/content/").stdout == (
+        "3 articles from 2009.\n")
+    assert sh(f"grep -c 'Lighthouse Keepers, part' {mount.path}/{results}/links.tsv").stdout == "3\n"
+
+
+def test_load_more_until_item_40_appears(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live.url("/more.html"))
+    # The agent's loop: run "Load more" on the newest state until item 40 is in its content.
+    script = (
+        f"cd {mount.path}; p={page}; n=0\n"
+        "while ! grep -q '^- Item 40$' $p/content/*.md && [ $n -lt 6 ]; do\n"
+        "  echo \"execute $p A0001\" > .ctl || exit 1\n"
+        "  p=$(sed -n 's/^→ \\(N[0-9]*\\).*/\\1/p' .ctl); n=$((n+1))\n"
+        "done\n"
+        "echo $p $n; grep -c '^- Item' $p/content/*.md"
+    )
+    result = sh(script, timeout=4 * CTL_TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    last, clicks = result.stdout.split()[:2]
+    assert clicks == "3"
+    assert result.stdout.splitlines()[1] == "40"
+    assert status_of(mount, last) == "active"
+
+
+def test_a_wrong_input_name_fails_with_einval_and_the_valid_ones(mount: Mount, live: LiveSite) -> None:
+    product = opened(mount, live.url("/product.html"))
+    result = mount.ctl(f"execute {product} A0001 colour=m", timeout=CTL_TIMEOUT)
+    assert result.returncode == 1
+    assert "write error: Invalid argument" in result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "unknown input 'colour' for A0001 select \"Size\"; valid inputs: "
+        "size(select: s=Small|m=Medium|l=Large; current=s)"
+    ]
+    assert status_of(mount, product) == "active"
+
+
+def test_execute_on_a_closed_page_reopens_it_and_acts(mount: Mount, live: LiveSite) -> None:
+    product = opened(mount, live.url("/product.html"))
+    assert ctl(mount, f"close {product}")[0].endswith(f"{product} stays readable, status stored")
+    assert status_of(mount, product) == "stored"
+    lines = ctl(mount, f"execute {product} A0001 size=l")
+    assert lines[1] == f"reopened: {product} had no open tab; the tab shows {product}"
+    state = result_page(lines)
+    assert sh(f"grep -h '^Price' {mount.path}/{state}/content/*.md").stdout == "Price: 50 EUR\n"
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rpartition(")")[2].split()[1])
+            children.setdefault(parent, []).append(int(entry))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _is_chromium(pid: int) -> bool:
+    """A running Chromium process (a zombie has exited: reaping it is init's job, not ours)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(errors="replace")
+    except OSError:
+        return False
+    name, _, rest = stat.partition("(")[2].rpartition(")")
+    return "chrom" in name.lower() and rest.split()[0] != "Z"
+
+
+def test_unmount_leaves_no_chromium_of_the_daemon(mount: Mount, live: LiveSite) -> None:
+    opened(mount, live.url("/index.html"))
+    assert mount.process is not None
+    ours = {pid for pid in _descendants(mount.process.pid) if _is_chromium(pid)}
+    assert ours, "the daemon runs no Chromium"
+    mount.unmount()
+    assert {pid for pid in ours if _is_chromium(pid)} == set()
