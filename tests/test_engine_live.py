@@ -287,3 +287,31 @@ def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> No
                                  "N0002\tN0001\tL0003\tactive\tTrail shoe"]
 
     drive(body)
+
+
+def test_a_browser_that_cannot_start_falls_back_to_plain_http(tmp_path: Path, live: LiveSite) -> None:
+    async def main() -> None:
+        config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
+                          allow_private=True, fetch_timeout=20.0, command_deadline=90.0)
+        broken = Browser(BrowserOptions(chromium=str(tmp_path / "no-chromium"), allow_private=True))
+        engine = Engine(Store(config.cache), BrowserFetcher(broken), config,
+                        plain_fetcher=HttpFetcher(config))
+        try:
+            lines = await ask(engine, f"open {live.url('/product.html')}")
+            assert lines[0] == "N0001  Trail shoe"
+            assert lines[-1] == (
+                "note: the browser could not load it (cannot start the browser "
+                f"({tmp_path / 'no-chromium'}): BrowserType.launch: Failed to launch chromium "
+                f"because executable doesn't exist at {tmp_path / 'no-chromium'}); fetched over "
+                "plain HTTP, no live tab"
+            )
+            assert pages(engine) == ["N0001\t\topen\tstored\tTrail shoe"]
+            lines = await ask(engine, "execute N0001 A0001 size=m", Outcome.FAILED)
+            assert lines[0].startswith(
+                f"did not act: N0001 had no open tab, and reopening {live.url('/product.html')} "
+                "failed: cannot start the browser"
+            )
+        finally:
+            await engine.aclose()
+
+    trio.run(main)

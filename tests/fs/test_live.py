@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -186,3 +186,20 @@ def test_unmount_leaves_no_chromium_of_the_daemon(mount: Mount, live: LiveSite) 
     assert ours, "the daemon runs no Chromium"
     mount.unmount()
     assert {pid for pid in ours if _is_chromium(pid)} == set()
+
+
+def test_without_chromium_the_mount_works_over_plain_http(
+    new_mount: Callable[[], Mount], live: LiveSite, tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-chromium"
+    mount = new_mount().start("--browser", "local", "--chromium", str(missing))
+    url = live.url("/product.html")
+    assert ctl(mount, f"open {url}")[-1] == (
+        f"note: no Chromium at {missing} (give --chromium PATH); fetched over plain HTTP")
+    assert sh(f"grep -h '^Price' {mount.path}/N0001/content/*.md").stdout == "Price: 40 EUR\n"
+    result = mount.ctl("execute N0001 A0001 size=m", timeout=CTL_TIMEOUT)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[1] == (
+        f"execute needs the live browser: no Chromium at {missing} (give --chromium PATH). "
+        "Stored pages stay readable, and `open <url>` fetches a page over plain HTTP.")
+    assert f"no live browser: no Chromium at {missing}" in mount.log.read_text()

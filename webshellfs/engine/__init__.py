@@ -151,7 +151,7 @@ class Engine:
         self.fetcher = fetcher
         self.plain_fetcher = plain_fetcher
         self.settings = settings
-        self.no_browser = no_browser or "this mount has no browser"
+        self.no_browser = no_browser
         self.live: LiveTabs | None = None
         self._retrieve_fetcher: Fetcher = fetcher
         if isinstance(fetcher, BrowserFetcher):
@@ -257,7 +257,8 @@ class Engine:
         if self.live is None:
             raise _Answer(
                 Outcome.FAILED,
-                f"{type(command).__name__.lower()} needs the live browser: {self.no_browser}. "
+                f"{type(command).__name__.lower()} needs the live browser: "
+                f"{self.no_browser or 'this mount has no browser'}. "
                 "Stored pages stay readable, and `open <url>` fetches a page over plain HTTP.",
             )
         return self.live, record
@@ -277,7 +278,7 @@ class Engine:
     async def _fetch_for_open(self, url: str) -> tuple[Capture, TabCapture | None, str]:
         """The capture, the live tab it came with (None over plain HTTP), and a note."""
         if self.live is None:
-            note = "" if self.plain_fetcher is None else f"note: {self.no_browser}; fetched over plain HTTP"
+            note = f"note: {self.no_browser}; fetched over plain HTTP" if self.no_browser else ""
             return await self.fetcher.fetch(url), None, note
         assert isinstance(self.fetcher, BrowserFetcher)
         try:
