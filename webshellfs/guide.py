@@ -19,12 +19,13 @@ the page by fixed rules. Read pages with ls, cat, grep, sed -n; act through `.ct
     _pages.tsv    every stored page: page, parent, via, status, title, url
     _log/         R0001.md …: every request and its full response, in order
     _search/      Q0001.md …: ranked results of each retrieve
-    N0001/        one compiled page:
+    N0001/        one compiled page (or page state):
       _map.md       start here: title, url, every section file with its tables/actions/links
       content/      the main text, one file per heading section (01-<slug>.md …)
       boilerplate/  nav, header, footer … kept apart from the content
       tables/       T01.cells (cell row row_label col_label value refs) and T01.tsv (the grid)
       links.tsv  images.tsv  actions.tsv  facts.kv  resources.tsv  long-values/
+      _state.md     only in a state: the page before, the action and inputs, files changed
 
 Addresses: a page is N0001; an object in it is N0001/A0003 (A action, L link, I image,
 T table, R resource, V long value); a line is N0001/content/02-specs.md:14. They never change.
@@ -40,6 +41,17 @@ Writing a command blocks until it is done. The write fails (non-zero exit status
 command is malformed, fails or times out; the reason is in `cat .ctl` all the same.
 `webshell open URL` (any command) writes it and prints the response, with that exit status.
 
+## Live pages
+
+`open` loads a page in a browser tab. In _pages.tsv its status is `active` (the tab used last),
+`live` (another open tab) or `stored` (no tab). `execute N0001 A0003 name=value …` acts on it;
+inputs are checked first against actions.tsv (a wrong name or choice fails, listing the valid
+ones). The response names the result: a new page (it navigated), a new state of the same URL
+(read its _state.md for the files that changed), an earlier state reached again (its address),
+or `unchanged`. Old pages and states stay readable; the tab now shows the result. Executing on a
+stored page reopens its URL and acts only if the control is still there. `focus N0001`
+recaptures a live tab; `close N0001` closes it (the page stays).
+
 ## Examples
 
     echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # one line per result: its page
@@ -52,6 +64,9 @@ command is malformed, fails or times out; the reason is in `cat .ctl` all the sa
     echo 'lookup N0001 T01 row=Medium' > .ctl; cat .ctl      # cells with row and column labels
 
     echo 'resolve N0001 #specs' > .ctl; cat .ctl             # → N0001/content/02-specs.md
+
+    echo 'execute N0001 A0002 size=m' > .ctl; cat .ctl       # → N0002 new state of N0001 …
+    cat N0002/_state.md; grep -rn 'Price' N0002/content/
 
 ## Sessions
 
