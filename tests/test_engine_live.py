@@ -315,3 +315,19 @@ def test_a_browser_that_cannot_start_falls_back_to_plain_http(tmp_path: Path, li
             await engine.aclose()
 
     trio.run(main)
+
+
+def test_a_popup_becomes_a_live_page(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/popup.html')}")
+        assert read(engine, "N0001/actions.tsv").splitlines()[1].split("\t")[:3] == [
+            "A0001", "click", "Open help"]
+        lines = await ask(engine, "execute N0001 A0001")
+        assert lines[0] == 'executed A0001 button "Open help" on N0001'
+        assert lines[-1] == f"popup: N0002 {live.url('/tabs.html')} (live in its own tab)"
+        assert pages(engine)[1] == "N0002\tN0001\tA0001 popup\tlive\tSpecs"
+        assert (await ask(engine, "close N0002"))[0].endswith("N0002 stays readable, status stored")
+        assert await ask(engine, "close N0002") == [
+            "N0002 has no open tab; nothing to close (it stays stored)"]
+
+    drive(body)

@@ -126,15 +126,18 @@ class LiveTabs:
         await self._set({page: "stored" for page in gone})
         return gone
 
+    async def sync(self) -> list[str]:
+        """Pages whose tabs the browser no longer has (a relaunch lost them, a renderer crashed)
+        become stored; returns them."""
+        if not self._tab_of:
+            return []
+        open_tabs = dict(await self.browser.tabs())
+        return await self.tabs_closed(tuple(t for t in self._tab_of.values() if t not in open_tabs))
+
     async def _tab_for(self, page: str) -> str | None:
         """page's tab if it is still open in the browser; otherwise its page is stored."""
-        tab = self._tab_of.get(page)
-        if tab is None:
-            return None
-        if tab in dict(await self.browser.tabs()):
-            return tab
-        await self.tabs_closed((tab,))
-        return None
+        await self.sync()
+        return self._tab_of.get(page)
 
     # --- placing a capture ----------------------------------------------------------------------
 
@@ -315,7 +318,7 @@ class LiveTabs:
 
     async def close(self, record: PageRecord) -> str:
         page = record.page_id
-        tab = self._tab_of.get(page)
+        tab = await self._tab_for(page)
         if tab is None:
             return f"{page} has no open tab; nothing to close (it stays stored)\n"
         try:
