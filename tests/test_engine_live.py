@@ -19,6 +19,7 @@ from webshellfs.fetch.http import HttpFetcher
 from webshellfs.store import Store
 
 Body = Callable[[Engine, LiveSite], Awaitable[None]]
+MAX_TABS = 3  # small, so a test reaches the pool's cap
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def browser() -> Iterator[Browser]:
     require(chromium is not None, "Chromium")
     assert chromium is not None
     shared = Browser(BrowserOptions(chromium=chromium, allow_private=True, load_timeout=20.0,
-                                    action_timeout=10.0, settle_cap=2.0))
+                                    action_timeout=10.0, settle_cap=2.0, max_tabs=MAX_TABS))
     yield shared
     shared.close_blocking()
 
@@ -329,5 +330,21 @@ def test_a_popup_becomes_a_live_page(drive: Callable[[Body], None]) -> None:
         assert (await ask(engine, "close N0002"))[0].endswith("N0002 stays readable, status stored")
         assert await ask(engine, "close N0002") == [
             "N0002 has no open tab; nothing to close (it stays stored)"]
+
+    drive(body)
+
+
+def test_the_tab_the_pool_closes_makes_its_page_stored(drive: Callable[[Body], None]) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        for path in ("/index.html", "/product.html", "/search.html"):
+            await ask(engine, f"open {live.url(path)}")
+        lines = await ask(engine, f"open {live.url('/login.html')}")
+        assert lines[-1] == "tabs closed to stay under the cap: N0001 now stored"
+        assert [row.split("\t")[3] for row in pages(engine)] == ["stored", "live", "live", "active"]
+        # Executing on it reopens it: a tab again, and the pool closes the next oldest.
+        lines = await ask(engine, "execute N0001 L0003")
+        assert lines[1] == "reopened: N0001 had no open tab; the tab shows N0001"
+        assert [row.split("\t")[3] for row in pages(engine)] == [
+            "stored", "stored", "live", "live", "active"]
 
     drive(body)
