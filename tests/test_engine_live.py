@@ -12,6 +12,7 @@ import trio
 
 from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path, require
+from tests.search.site import start_site
 from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions
 from webshellfs.config import Settings
 from webshellfs.engine import Engine, Outcome
@@ -348,3 +349,33 @@ def test_the_tab_the_pool_closes_makes_its_page_stored(drive: Callable[[Body], N
             "stored", "stored", "live", "live", "active"]
 
     drive(body)
+
+
+def test_retrieve_renders_results_in_the_browser_and_keeps_no_tab(
+    tmp_path: Path, browser: Browser
+) -> None:
+    search_site = start_site()
+    config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
+                      allow_private=True, fetch_timeout=20.0, command_deadline=90.0,
+                      search=f"searxng={search_site.url}")
+
+    async def main() -> None:
+        plain = HttpFetcher(config)
+        engine = Engine(Store(config.cache), BrowserFetcher(browser), config, plain_fetcher=plain)
+        try:
+            lines = await ask(engine, "retrieve -k 2 rain wall")
+            assert lines[1:3] == [
+                f'1. N0001 "Rain gardens" {search_site.url}pages/normal.html',
+                f"2. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — \"Walled gardens\" "
+                f"{search_site.url}pages/wall.html",
+            ]
+            assert pages(engine) == ["N0001\t\tretrieve\tstored\tRain gardens"]
+            assert await browser.tabs() == ()
+        finally:
+            await plain.aclose()
+            engine.store.close()
+
+    try:
+        trio.run(main)
+    finally:
+        search_site.stop()
