@@ -35,8 +35,16 @@ def browser() -> Iterator[Browser]:
     chromium = chromium_path()
     require(chromium is not None, "Chromium")
     assert chromium is not None
-    shared = Browser(BrowserOptions(chromium=chromium, allow_private=True, load_timeout=20.0,
-                                    action_timeout=10.0, settle_cap=2.0, max_tabs=MAX_TABS))
+    shared = Browser(
+        BrowserOptions(
+            chromium=chromium,
+            allow_private=True,
+            load_timeout=20.0,
+            action_timeout=10.0,
+            settle_cap=2.0,
+            max_tabs=MAX_TABS,
+        )
+    )
     yield shared
     shared.close_blocking()
 
@@ -45,10 +53,17 @@ def browser() -> Iterator[Browser]:
 def drive(tmp_path: Path, browser: Browser, live: LiveSite) -> Callable[[Body], None]:
     def run(body: Body) -> None:
         async def main() -> None:
-            config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
-                              allow_private=True, fetch_timeout=20.0, command_deadline=90.0)
+            config = Settings(
+                mountpoint=tmp_path / "mnt",
+                cache=tmp_path / "cache.sqlite",
+                allow_private=True,
+                fetch_timeout=20.0,
+                command_deadline=90.0,
+            )
             plain = HttpFetcher(config)
-            engine = Engine(Store(config.cache), BrowserFetcher(browser), config, plain_fetcher=plain)
+            engine = Engine(
+                Store(config.cache), BrowserFetcher(browser), config, plain_fetcher=plain
+            )
             try:
                 await body(engine, live)
             finally:
@@ -94,14 +109,18 @@ def test_open_makes_the_page_active_and_the_one_before_live(drive: Callable[[Bod
         ]
         assert lines[4].startswith("live in tab t") and lines[4].endswith(" (status active)")
         await ask(engine, f"open {live.url('/search.html')}")
-        assert pages(engine) == ["N0001\t\topen\tlive\tTrail shoe",
-                                 "N0002\t\topen\tactive\tArchive search"]
+        assert pages(engine) == [
+            "N0001\t\topen\tlive\tTrail shoe",
+            "N0002\t\topen\tactive\tArchive search",
+        ]
         assert await ask(engine, "focus N0001") == [
             f"focused N0001 (tab {lines[4].split()[3]})",
             "→ N0001 is the current state (unchanged since it was captured)",
         ]
-        assert pages(engine)[:2] == ["N0001\t\topen\tactive\tTrail shoe",
-                                     "N0002\t\topen\tlive\tArchive search"]
+        assert pages(engine)[:2] == [
+            "N0001\t\topen\tactive\tTrail shoe",
+            "N0002\t\topen\tlive\tArchive search",
+        ]
 
     drive(body)
 
@@ -115,7 +134,7 @@ def test_choosing_a_size_makes_a_state_with_the_new_price(drive: Callable[[Body]
             "  changed: actions.tsv, content/01-trail-shoe.md",
         ]
         assert read(engine, "N0002/_state.md") == (
-            "# state\nprevious: N0001\naction: A0001 select \"Size\"\ninputs: size=m\n\n"
+            '# state\nprevious: N0001\naction: A0001 select "Size"\ninputs: size=m\n\n'
             "## changed (2)\nactions.tsv\ncontent/01-trail-shoe.md\n\n## added (0)\n\n"
             "## removed (0)\n"
         )
@@ -124,8 +143,10 @@ def test_choosing_a_size_makes_a_state_with_the_new_price(drive: Callable[[Body]
         assert read(engine, "N0002/_map.md").splitlines()[2] == (
             'page: N0002 (state of N0001 after A0001 select "Size")'
         )
-        assert pages(engine) == ["N0001\t\topen\tstored\tTrail shoe",
-                                 "N0002\tN0001\tA0001\tactive\tTrail shoe"]
+        assert pages(engine) == [
+            "N0001\t\topen\tstored\tTrail shoe",
+            "N0002\tN0001\tA0001\tactive\tTrail shoe",
+        ]
         # Back to Small: the same as N0001, whose address is reused.
         assert await ask(engine, "execute N0002 A0001 size=Small") == [
             'executed A0001 select "Size" with size=Small on N0002',
@@ -135,11 +156,15 @@ def test_choosing_a_size_makes_a_state_with_the_new_price(drive: Callable[[Body]
         # Small again: nothing changes, nothing is stored, and the response says so.
         assert await ask(engine, "execute N0001 A0001 size=s") == [
             'executed A0001 select "Size" with size=s on N0001',
-            "→ unchanged: N0001 still shows the same content; nothing new was stored "
-            "(the action ran)",
+            (
+                "→ unchanged: N0001 still shows the same content; nothing new was stored "
+                "(the action ran)"
+            ),
         ]
-        assert pages(engine) == ["N0001\t\topen\tactive\tTrail shoe",
-                                 "N0002\tN0001\tA0001\tstored\tTrail shoe"]
+        assert pages(engine) == [
+            "N0001\t\topen\tactive\tTrail shoe",
+            "N0002\tN0001\tA0001\tstored\tTrail shoe",
+        ]
 
     drive(body)
 
@@ -149,8 +174,9 @@ def test_wrong_inputs_are_refused_with_the_valid_ones_before_acting(
 ) -> None:
     async def body(engine: Engine, live: LiveSite) -> None:
         await ask(engine, f"open {live.url('/search.html')}")
-        search_inputs = ('q(search "Search the archive",required) '
-                         'year(select: ""=Any year|2009|2019; current=)')
+        search_inputs = (
+            'q(search "Search the archive",required) year(select: ""=Any year|2009|2019; current=)'
+        )
         assert await ask(engine, "execute N0001 A0001 query=old", Outcome.INVALID) == [
             f"unknown input 'query' for A0001 form \"Search\"; valid inputs: {search_inputs}"
         ]
@@ -182,8 +208,10 @@ def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None
         ]
         text = read(engine, "N0002/content/01-results-for-lighthouse.md").splitlines()
         assert "3 articles from 2009." in text
-        assert pages(engine) == ["N0001\t\topen\tstored\tArchive search",
-                                 "N0002\tN0001\tA0001\tactive\tResults for lighthouse"]
+        assert pages(engine) == [
+            "N0001\t\topen\tstored\tArchive search",
+            "N0002\tN0001\tA0001\tactive\tResults for lighthouse",
+        ]
 
     drive(body)
 
@@ -192,8 +220,10 @@ def test_logging_in_reaches_the_account_page(drive: Callable[[Body], None]) -> N
     async def body(engine: Engine, live: LiveSite) -> None:
         await ask(engine, f"open {live.url('/login.html')}")
         lines = await ask(engine, "execute N0001 A0001 user=alice password=secret")
-        assert lines[:2] == ['executed A0001 form "Sign in" with user=alice password=secret on N0001',
-                             "→ N0002 new page: Your account"]
+        assert lines[:2] == [
+            'executed A0001 form "Sign in" with user=alice password=secret on N0001',
+            "→ N0002 new page: Your account",
+        ]
         assert "Signed in as alice." in read(engine, "N0002/content/01-your-account.md")
         # The session cookie stays in the browser: the account page opened again knows alice.
         await ask(engine, f"open {live.url('/account')}")
@@ -236,8 +266,10 @@ def test_a_closed_page_is_reopened_and_then_acted_on(drive: Callable[[Body], Non
             "  changed: actions.tsv, content/01-trail-shoe.md",
         ]
         assert "Price: 50 EUR" in read(engine, "N0002/content/01-trail-shoe.md").splitlines()
-        assert pages(engine) == ["N0001\t\topen\tstored\tTrail shoe",
-                                 "N0002\tN0001\tA0001\tactive\tTrail shoe"]
+        assert pages(engine) == [
+            "N0001\t\topen\tstored\tTrail shoe",
+            "N0002\tN0001\tA0001\tactive\tTrail shoe",
+        ]
 
     drive(body)
 
@@ -250,13 +282,19 @@ def test_a_control_that_the_reopened_page_lacks_is_not_acted_on(
         await ask(engine, "execute N0001 A0001")  # opens the list box: state N0002 offers colours
         await ask(engine, "close N0002")
         assert await ask(engine, "execute N0002 A0002 value=red", Outcome.FAILED) == [
-            "reopened: N0002 had no open tab (it is a state made by an action: its URL is "
-            "reopened as it loads now); the tab shows N0001 (as in that earlier state)",
-            "did not act: the reopened page has no select control labelled 'Red Blue'; "
-            "the current page is N0001 (see N0001/actions.tsv)",
+            (
+                "reopened: N0002 had no open tab (it is a state made by an action: its URL is "
+                "reopened as it loads now); the tab shows N0001 (as in that earlier state)"
+            ),
+            (
+                "did not act: the reopened page has no select control labelled 'Red Blue'; "
+                "the current page is N0001 (see N0001/actions.tsv)"
+            ),
         ]
-        assert pages(engine) == ["N0001\t\topen\tactive\tPaint",
-                                 "N0002\tN0001\tA0001\tstored\tPaint"]
+        assert pages(engine) == [
+            "N0001\t\topen\tactive\tPaint",
+            "N0002\tN0001\tA0001\tstored\tPaint",
+        ]
 
     drive(body)
 
@@ -278,26 +316,38 @@ def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> No
     async def body(engine: Engine, live: LiveSite) -> None:
         await ask(engine, f"open {live.url('/index.html')}")
         assert read(engine, "N0001/links.tsv").splitlines()[3].split("\t")[:2] == [
-            "L0003", live.url("/product.html")]
+            "L0003",
+            live.url("/product.html"),
+        ]
         assert await ask(engine, "execute N0001 L0003") == [
             f'executed L0003 link "{live.url("/product.html")}" on N0001',
             "→ N0002 new page: Trail shoe",
             f"url: {live.url('/product.html')}",
             "next: cat N0002/_map.md",
         ]
-        assert pages(engine) == ["N0001\t\topen\tstored\tLive fixture site",
-                                 "N0002\tN0001\tL0003\tactive\tTrail shoe"]
+        assert pages(engine) == [
+            "N0001\t\topen\tstored\tLive fixture site",
+            "N0002\tN0001\tL0003\tactive\tTrail shoe",
+        ]
 
     drive(body)
 
 
-def test_a_browser_that_cannot_start_falls_back_to_plain_http(tmp_path: Path, live: LiveSite) -> None:
+def test_a_browser_that_cannot_start_falls_back_to_plain_http(
+    tmp_path: Path, live: LiveSite
+) -> None:
     async def main() -> None:
-        config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
-                          allow_private=True, fetch_timeout=20.0, command_deadline=90.0)
+        config = Settings(
+            mountpoint=tmp_path / "mnt",
+            cache=tmp_path / "cache.sqlite",
+            allow_private=True,
+            fetch_timeout=20.0,
+            command_deadline=90.0,
+        )
         broken = Browser(BrowserOptions(chromium=str(tmp_path / "no-chromium"), allow_private=True))
-        engine = Engine(Store(config.cache), BrowserFetcher(broken), config,
-                        plain_fetcher=HttpFetcher(config))
+        engine = Engine(
+            Store(config.cache), BrowserFetcher(broken), config, plain_fetcher=HttpFetcher(config)
+        )
         try:
             lines = await ask(engine, f"open {live.url('/product.html')}")
             assert lines[0] == "N0001  Trail shoe"
@@ -323,14 +373,18 @@ def test_a_popup_becomes_a_live_page(drive: Callable[[Body], None]) -> None:
     async def body(engine: Engine, live: LiveSite) -> None:
         await ask(engine, f"open {live.url('/popup.html')}")
         assert read(engine, "N0001/actions.tsv").splitlines()[1].split("\t")[:3] == [
-            "A0001", "click", "Open help"]
+            "A0001",
+            "click",
+            "Open help",
+        ]
         lines = await ask(engine, "execute N0001 A0001")
         assert lines[0] == 'executed A0001 button "Open help" on N0001'
         assert lines[-1] == f"popup: N0002 {live.url('/tabs.html')} (live in its own tab)"
         assert pages(engine)[1] == "N0002\tN0001\tA0001 popup\tlive\tSpecs"
         assert (await ask(engine, "close N0002"))[0].endswith("N0002 stays readable, status stored")
         assert await ask(engine, "close N0002") == [
-            "N0002 has no open tab; nothing to close (it stays stored)"]
+            "N0002 has no open tab; nothing to close (it stays stored)"
+        ]
 
     drive(body)
 
@@ -346,7 +400,12 @@ def test_the_tab_the_pool_closes_makes_its_page_stored(drive: Callable[[Body], N
         lines = await ask(engine, "execute N0001 L0003")
         assert lines[1] == "reopened: N0001 had no open tab; the tab shows N0001"
         assert [row.split("\t")[3] for row in pages(engine)] == [
-            "stored", "stored", "live", "live", "active"]
+            "stored",
+            "stored",
+            "live",
+            "live",
+            "active",
+        ]
 
     drive(body)
 
@@ -355,9 +414,14 @@ def test_retrieve_renders_results_in_the_browser_and_keeps_no_tab(
     tmp_path: Path, browser: Browser
 ) -> None:
     search_site = start_site()
-    config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
-                      allow_private=True, fetch_timeout=20.0, command_deadline=90.0,
-                      search=f"searxng={search_site.url}")
+    config = Settings(
+        mountpoint=tmp_path / "mnt",
+        cache=tmp_path / "cache.sqlite",
+        allow_private=True,
+        fetch_timeout=20.0,
+        command_deadline=90.0,
+        search=f"searxng={search_site.url}",
+    )
 
     async def main() -> None:
         plain = HttpFetcher(config)
@@ -366,8 +430,10 @@ def test_retrieve_renders_results_in_the_browser_and_keeps_no_tab(
             lines = await ask(engine, "retrieve -k 2 rain wall")
             assert lines[1:3] == [
                 f'1. N0001 "Rain gardens" {search_site.url}pages/normal.html',
-                f"2. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — \"Walled gardens\" "
-                f"{search_site.url}pages/wall.html",
+                (
+                    f'2. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "Walled gardens" '
+                    f"{search_site.url}pages/wall.html"
+                ),
             ]
             assert pages(engine) == ["N0001\t\tretrieve\tstored\tRain gardens"]
             assert await browser.tabs() == ()

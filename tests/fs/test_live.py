@@ -86,13 +86,23 @@ def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> N
     product = opened(mount, live.url("/product.html"))
     lines = ctl(mount, f"execute {product} A0001 size=m")
     state = result_page(lines)
-    assert lines[1] == (f"→ {state} new state of {product}: 2 changed, 0 added, 0 removed "
-                        f"(see {state}/_state.md)")
+    assert lines[1] == (
+        f"→ {state} new state of {product}: 2 changed, 0 added, 0 removed (see {state}/_state.md)"
+    )
     assert sh(f"grep -h '^Price' {mount.path}/{state}/content/*.md").stdout == "Price: 45 EUR\n"
     assert sh(f"grep -h '^Price' {mount.path}/{product}/content/*.md").stdout == "Price: 40 EUR\n"
     assert (mount.path / state / "_state.md").read_text().splitlines() == [
-        "# state", f"previous: {product}", 'action: A0001 select "Size"', "inputs: size=m", "",
-        "## changed (2)", "actions.tsv", "content/01-trail-shoe.md", "", "## added (0)", "",
+        "# state",
+        f"previous: {product}",
+        'action: A0001 select "Size"',
+        "inputs: size=m",
+        "",
+        "## changed (2)",
+        "actions.tsv",
+        "content/01-trail-shoe.md",
+        "",
+        "## added (0)",
+        "",
         "## removed (0)",
     ]
     row = sh(f"awk -F'\\t' '$1==\"{state}\"{{print $2, $3, $4}}' {mount.path}/_pages.tsv")
@@ -104,8 +114,11 @@ def test_search_the_archive_for_an_old_article(mount: Mount, live: LiveSite) -> 
     lines = ctl(mount, f'execute {search} A0001 q="lighthouse keepers" year=2009')
     results = result_page(lines)
     assert sh(f"grep -rh 'articles from' {mount.path}/{results}/content/").stdout == (
-        "3 articles from 2009.\n")
-    assert sh(f"grep -c 'Lighthouse Keepers, part' {mount.path}/{results}/links.tsv").stdout == "3\n"
+        "3 articles from 2009.\n"
+    )
+    assert (
+        sh(f"grep -c 'Lighthouse Keepers, part' {mount.path}/{results}/links.tsv").stdout == "3\n"
+    )
 
 
 def test_load_more_until_item_40_appears(mount: Mount, live: LiveSite) -> None:
@@ -114,7 +127,7 @@ def test_load_more_until_item_40_appears(mount: Mount, live: LiveSite) -> None:
     script = (
         f"cd {mount.path}; p={page}; n=0\n"
         "while ! grep -q '^- Item 40$' $p/content/*.md && [ $n -lt 6 ]; do\n"
-        "  echo \"execute $p A0001\" > .ctl || exit 1\n"
+        '  echo "execute $p A0001" > .ctl || exit 1\n'
         "  p=$(sed -n 's/^→ \\(N[0-9]*\\).*/\\1/p' .ctl); n=$((n+1))\n"
         "done\n"
         "echo $p $n; grep -c '^- Item' $p/content/*.md"
@@ -127,14 +140,18 @@ def test_load_more_until_item_40_appears(mount: Mount, live: LiveSite) -> None:
     assert status_of(mount, last) == "active"
 
 
-def test_a_wrong_input_name_fails_with_einval_and_the_valid_ones(mount: Mount, live: LiveSite) -> None:
+def test_a_wrong_input_name_fails_with_einval_and_the_valid_ones(
+    mount: Mount, live: LiveSite
+) -> None:
     product = opened(mount, live.url("/product.html"))
     result = mount.ctl(f"execute {product} A0001 colour=m", timeout=CTL_TIMEOUT)
     assert result.returncode == 1
     assert "write error: Invalid argument" in result.stderr
     assert result.stdout.splitlines()[1:] == [
-        "unknown input 'colour' for A0001 select \"Size\"; valid inputs: "
-        "size(select: s=Small|m=Medium|l=Large; current=s)"
+        (
+            "unknown input 'colour' for A0001 select \"Size\"; valid inputs: "
+            "size(select: s=Small|m=Medium|l=Large; current=s)"
+        )
     ]
     assert status_of(mount, product) == "active"
 
@@ -195,11 +212,13 @@ def test_without_chromium_the_mount_works_over_plain_http(
     mount = new_mount().start("--browser", "local", "--chromium", str(missing))
     url = live.url("/product.html")
     assert ctl(mount, f"open {url}")[-1] == (
-        f"note: no Chromium at {missing} (give --chromium PATH); fetched over plain HTTP")
+        f"note: no Chromium at {missing} (give --chromium PATH); fetched over plain HTTP"
+    )
     assert sh(f"grep -h '^Price' {mount.path}/N0001/content/*.md").stdout == "Price: 40 EUR\n"
     result = mount.ctl("execute N0001 A0001 size=m", timeout=CTL_TIMEOUT)
     assert result.returncode == 1
     assert result.stdout.splitlines()[1] == (
         f"execute needs the live browser: no Chromium at {missing} (give --chromium PATH). "
-        "Stored pages stay readable, and `open <url>` fetches a page over plain HTTP.")
+        "Stored pages stay readable, and `open <url>` fetches a page over plain HTTP."
+    )
     assert f"no live browser: no Chromium at {missing}" in mount.log.read_text()

@@ -338,6 +338,7 @@ def render_state(previous: str, action: str, inputs: Sequence[str], diff: FileDi
         f"action: {clean_field(action)}",
         f"inputs: {' '.join(clean_field(i) for i in inputs) or '(none)'}",
     ]
-    for heading, paths in (("changed", diff.changed), ("added", diff.added), ("removed", diff.removed)):
+    parts = (("changed", diff.changed), ("added", diff.added), ("removed", diff.removed))
+    for heading, paths in parts:
         out += ["", f"## {heading} ({len(paths)})", *paths]
     return ("\n".join(out) + "\n").encode("utf-8", "surrogatepass")

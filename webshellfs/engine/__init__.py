@@ -36,12 +36,18 @@ from typing import Any
 import trio
 
 from webshellfs import ctl, search
+from webshellfs.browser import BrowserFetcher, TabCapture
 from webshellfs.compiler import compile_page
 from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
 from webshellfs.contract.addresses import PageId
-from webshellfs.browser import BrowserFetcher, TabCapture
-from webshellfs.contract.layout import STATE_FILE, clean_field, file_digests, render_page, render_state
+from webshellfs.contract.layout import (
+    STATE_FILE,
+    clean_field,
+    file_digests,
+    render_page,
+    render_state,
+)
 from webshellfs.contract.records import CompiledPage
 from webshellfs.engine.live import Compiled, LiveTabs, StateNote, StoredFetcher
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
@@ -290,7 +296,8 @@ class Engine:
                 raise
             log.info("the browser failed on %s (%s); falling back to plain HTTP", url, error)
             capture = await self.plain_fetcher.fetch(url)
-            return capture, None, f"note: the browser could not load it ({error}); fetched over plain HTTP, no live tab"
+            note = f"note: the browser could not load it ({error}); fetched over plain HTTP, no live tab"
+            return capture, None, note
         return result.capture, result, ""
 
     async def _open(self, command: ctl.Open) -> str:

@@ -68,7 +68,9 @@ def check_inputs(
         allowed = {str(field.get("name") or SINGLE_VALUE_NAME), SINGLE_VALUE_NAME}
         unknown = sorted(set(values) - allowed)
         if unknown:
-            raise UsageError(f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}")
+            raise UsageError(
+                f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}"
+            )
         if not values and action.get("kind") in NEEDS_VALUE:
             raise UsageError(f"{title} needs a value; valid inputs: {_valid(fields)}")
         for value in values.values():
@@ -76,9 +78,12 @@ def check_inputs(
         return values
     unknown = sorted(set(values) - set(by_name))
     if unknown:
-        raise UsageError(f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}")
+        raise UsageError(
+            f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}"
+        )
     missing = [
-        name for name, f in by_name.items()
+        name
+        for name, f in by_name.items()
         if f.get("required") and name not in values and not f.get("value")
     ]
     if missing:

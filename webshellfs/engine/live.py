@@ -14,7 +14,6 @@ import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
 from urllib.parse import urldefrag
 
 import trio
@@ -31,8 +30,12 @@ from webshellfs.store import PageRecord, Store
 __all__ = ["Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
 
 PATHS_SHOWN = 8
-REOPENED_AS = {"page": "it led elsewhere", "state": "it has changed since",
-               "earlier": "as in that earlier state", "unchanged": ""}
+REOPENED_AS = {
+    "page": "it led elsewhere",
+    "state": "it has changed since",
+    "earlier": "as in that earlier state",
+    "unchanged": "",
+}
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,14 @@ class LiveTabs:
         return await trio.to_thread.run_sync(find)
 
     async def place(
-        self, base: PageRecord, base_meta: Mapping[str, Any], result: TabCapture,
-        via: str, action: str, inputs: tuple[str, ...], navigated: bool | None = None,
+        self,
+        base: PageRecord,
+        base_meta: Mapping[str, Any],
+        result: TabCapture,
+        via: str,
+        action: str,
+        inputs: tuple[str, ...],
+        navigated: bool | None = None,
     ) -> _Placed:
         """Store what the tab shows after acting on base (unless it is already stored).
         navigated: whether it is another page (default: what the browser said)."""
@@ -195,7 +204,9 @@ class LiveTabs:
             raise UsageError(f"execute runs an action A… or follows a link L…, not {object_id!r}")
         title = action_title(object_id, action)
         inputs = _inputs_shown(values)
-        lines = [f"executed {title}" + (f" with {' '.join(inputs)}" if inputs else "") + f" on {page}"]
+        lines = [
+            f"executed {title}" + (f" with {' '.join(inputs)}" if inputs else "") + f" on {page}"
+        ]
 
         tab = await self._tab_for(page)
         base, base_meta = record, meta
@@ -206,9 +217,13 @@ class LiveTabs:
             result = await self.browser.navigate(tab, str(action["label"]))
         else:
             try:
-                result = await self.browser.execute(tab, str(action["locator"]), str(action["kind"]), values)
+                result = await self.browser.execute(
+                    tab, str(action["locator"]), str(action["kind"]), values
+                )
             except NotFoundError as error:
-                raise Answer(Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}") from None
+                raise Answer(
+                    Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
+                ) from None
         placed = await self.place(base, base_meta, result, object_id, title, inputs)
         await self.show(placed.record.page_id, tab)
         lines += self._outcome(base, placed)
@@ -223,15 +238,20 @@ class LiveTabs:
         page = record.page_id
         why = f"{page} had no open tab" + (
             " (it is a state made by an action: its URL is reopened as it loads now)"
-            if record.parent else "")
+            if record.parent
+            else ""
+        )
         try:
             opened = await self.browser.open(record.url)
         except FetchError as error:
-            raise Answer(Outcome.FAILED, f"did not act: {why}, and reopening {record.url} failed: "
-                                         f"{error}") from None
+            raise Answer(
+                Outcome.FAILED, f"did not act: {why}, and reopening {record.url} failed: {error}"
+            ) from None
         if not opened.tab_id:
-            raise Answer(Outcome.FAILED, f"did not act: {why}, and {record.url} is no longer a page "
-                                         "that can be acted on")
+            raise Answer(
+                Outcome.FAILED,
+                f"did not act: {why}, and {record.url} is no longer a page that can be acted on",
+            )
         await self.tabs_closed(opened.closed_tabs)
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
         # A fresh tab always "navigates"; it is the same page unless it landed elsewhere.
@@ -240,8 +260,10 @@ class LiveTabs:
         current = placed.record
         await self.show(current.page_id, opened.tab_id)
         current_meta = await trio.to_thread.run_sync(self.store.page_meta, current.page_id)
-        lines.append(f"reopened: {why}; the tab shows {current.page_id}"
-                     + ("" if current.page_id == page else f" ({REOPENED_AS[placed.how]})"))
+        lines.append(
+            f"reopened: {why}; the tab shows {current.page_id}"
+            + ("" if current.page_id == page else f" ({REOPENED_AS[placed.how]})")
+        )
         if object_id.startswith("L"):
             return opened.tab_id, current, current_meta, ""
         locator = _confirm(action, current_meta)
@@ -257,19 +279,35 @@ class LiveTabs:
     def _outcome(self, base: PageRecord, placed: _Placed) -> list[str]:
         new = placed.record.page_id
         if placed.how == "unchanged":
-            return [f"→ unchanged: {base.page_id} still shows the same content; nothing new was "
-                    "stored (the action ran)"]
+            return [
+                (
+                    f"→ unchanged: {base.page_id} still shows the same content; nothing new was "
+                    "stored (the action ran)"
+                )
+            ]
         if placed.how == "earlier":
-            return [f"→ {new}: the same as an earlier state, reused (nothing new stored)",
-                    f"next: cat {new}/_map.md"]
+            return [
+                f"→ {new}: the same as an earlier state, reused (nothing new stored)",
+                f"next: cat {new}/_map.md",
+            ]
         if placed.how == "page":
-            return [f"→ {new} new page: {clean_field(placed.record.title) or '(untitled)'}",
-                    f"url: {placed.record.url}", f"next: cat {new}/_map.md"]
+            return [
+                f"→ {new} new page: {clean_field(placed.record.title) or '(untitled)'}",
+                f"url: {placed.record.url}",
+                f"next: cat {new}/_map.md",
+            ]
         diff = placed.diff
-        out = [f"→ {new} new state of {base.page_id}: {len(diff.changed)} changed, "
-               f"{len(diff.added)} added, {len(diff.removed)} removed (see {new}/_state.md)"]
-        for heading, paths in (("changed", diff.changed), ("added", diff.added),
-                               ("removed", diff.removed)):
+        out = [
+            (
+                f"→ {new} new state of {base.page_id}: {len(diff.changed)} changed, "
+                f"{len(diff.added)} added, {len(diff.removed)} removed (see {new}/_state.md)"
+            )
+        ]
+        for heading, paths in (
+            ("changed", diff.changed),
+            ("added", diff.added),
+            ("removed", diff.removed),
+        ):
             if paths:
                 out.append(f"  {heading}: {_paths(paths)}")
         return out
@@ -281,13 +319,16 @@ class LiveTabs:
             if download.refused:
                 out.append(f"download: {download.filename} refused: {download.refused}")
             else:
-                out.append(f"download: {download.filename} ({len(download.body)} bytes, not stored)")
+                out.append(
+                    f"download: {download.filename} ({len(download.body)} bytes, not stored)"
+                )
         for tab in result.new_tabs:
             try:
                 popup = await self.browser.focus(tab)
                 compiled = await self._compile(popup.capture)
-                record = await self._keep(compiled, popup.capture, via=f"{via} popup",
-                                          parent=page.page_id)
+                record = await self._keep(
+                    compiled, popup.capture, via=f"{via} popup", parent=page.page_id
+                )
                 await self.add_background(record.page_id, tab)
                 out.append(f"popup: {record.page_id} {popup.capture.url} (live in its own tab)")
             except FetchError as error:
@@ -302,8 +343,10 @@ class LiveTabs:
         page = record.page_id
         tab = await self._tab_for(page)
         if tab is None:
-            raise Answer(Outcome.FAILED, f"{page} has no open tab (status stored); "
-                                         f"`open {record.url}` loads it again")
+            raise Answer(
+                Outcome.FAILED,
+                f"{page} has no open tab (status stored); `open {record.url}` loads it again",
+            )
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
         result = await self.browser.focus(tab)
         placed = await self.place(record, meta, result, "focus", "focus", ())
@@ -333,8 +376,11 @@ def _confirm(action: Mapping[str, Any], meta: Mapping[str, Any]) -> str | None:
     """The locator of the control on a reopened page that has the action's kind and label: the
     one at the same locator if it matches, else the only one that does; None if unconfirmed."""
     kind, label = action.get("kind"), action.get("label")
-    same = [a for a in (meta.get("actions") or {}).values()
-            if a.get("kind") == kind and a.get("label") == label]
+    same = [
+        a
+        for a in (meta.get("actions") or {}).values()
+        if a.get("kind") == kind and a.get("label") == label
+    ]
     for candidate in same:
         if candidate.get("locator") == action.get("locator"):
             return str(candidate["locator"])
