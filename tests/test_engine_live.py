@@ -235,6 +235,15 @@ def test_logging_in_reaches_the_account_page(drive: Callable[[Body], None]) -> N
 def test_load_more_until_item_40(drive: Callable[[Body], None]) -> None:
     async def body(engine: Engine, live: LiveSite) -> None:
         await ask(engine, f"open {live.url('/more.html')}")
+        # The JSON the page fetched while loading is kept as a resource of the page.
+        assert read(engine, "N0001/resources.tsv").splitlines()[1].split("\t")[:3] == [
+            "R0001",
+            live.url("/api/items?offset=0&limit=10"),
+            "application/json",
+        ]
+        assert read(engine, "N0001/resources/R0001.json").startswith(
+            '{"items": [{"name": "Item 1"}'
+        )
         page = "N0001"
         for _ in range(3):
             lines = await ask(engine, f"execute {page} A0001")

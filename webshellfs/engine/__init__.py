@@ -28,15 +28,16 @@ mount has no browser (`no_browser` says why).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import trio
 
 from webshellfs import ctl, search
-from webshellfs.browser import BrowserFetcher, TabCapture
+from webshellfs.browser import BrowserFetcher, CapturedResponse, TabCapture
 from webshellfs.compiler import compile_page
 from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
@@ -48,7 +49,7 @@ from webshellfs.contract.layout import (
     render_page,
     render_state,
 )
-from webshellfs.contract.records import CompiledPage
+from webshellfs.contract.records import CompiledPage, Resource
 from webshellfs.engine.live import Compiled, LiveTabs, StateNote, StoredFetcher
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.records import Answer, Entry, Outcome, Response
@@ -108,9 +109,23 @@ def _refuse_wall(capture: Capture) -> None:
         )
 
 
-def _compile_capture(capture: Capture) -> Compiled:
-    """Compile a capture and digest its files rendered without a page id (to compare states)."""
+def _as_resources(responses: Sequence[CapturedResponse]) -> tuple[Resource, ...]:
+    """The same-origin JSON/text responses the browser saw, as the page's R… resources."""
+    return tuple(
+        Resource(
+            f"R{number:04d}", r.url, r.content_type, r.body,
+            "json" if "json" in media_type(r.content_type) else "txt",
+        )
+        for number, r in enumerate(responses, 1)
+    )
+
+
+def _compile_capture(capture: Capture, responses: Sequence[CapturedResponse] = ()) -> Compiled:
+    """Compile a capture (with the responses seen while it loaded) and digest its files
+    rendered without a page id (to compare states)."""
     page = compile_page(capture.body, capture.url, content_type=capture.content_type)
+    if responses:
+        page = dataclasses.replace(page, resources=page.resources + _as_resources(responses))
     return Compiled(page, file_digests(render_page(page)))
 
 
@@ -318,7 +333,8 @@ class Engine:
             if tab and self.live is not None:
                 await self.live.browser.close_tab(tab)
             raise
-        record, page = await self._keep(capture, via="open")
+        responses = live_tab.resources if live_tab is not None else ()
+        record, page = await self._keep(capture, via="open", responses=responses)
         text = _open_summary(record, page, capture)
         if self.live is not None and live_tab is not None:
             closed = await self.live.tabs_closed(live_tab.closed_tabs)
@@ -330,10 +346,12 @@ class Engine:
             text += "".join(f"note: {clean_field(n)}\n" for n in live_tab.notes)
         return text + (note + "\n" if note else "")
 
-    async def _compile(self, capture: Capture) -> Compiled:
+    async def _compile(
+        self, capture: Capture, responses: Sequence[CapturedResponse] = ()
+    ) -> Compiled:
         """Compile a capture in a worker thread (abandoned if the deadline passes: it is pure)."""
         return await trio.to_thread.run_sync(
-            functools.partial(_compile_capture, capture), abandon_on_cancel=True,
+            functools.partial(_compile_capture, capture, responses), abandon_on_cancel=True,
             limiter=self._compile_slots,
         )
 
@@ -358,9 +376,11 @@ class Engine:
         with trio.CancelScope(shield=True):
             return await trio.to_thread.run_sync(store_it)
 
-    async def _keep(self, capture: Capture, via: str) -> tuple[PageRecord, CompiledPage]:
+    async def _keep(
+        self, capture: Capture, via: str, responses: Sequence[CapturedResponse] = ()
+    ) -> tuple[PageRecord, CompiledPage]:
         """Compile a fetched capture (in a worker thread) and store it as a new page."""
-        compiled = await self._compile(capture)
+        compiled = await self._compile(capture, responses)
         return await self._store_page(compiled, capture, via=via), compiled.page
 
     async def _keep_result(self, capture: Capture) -> str:

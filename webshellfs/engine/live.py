@@ -60,7 +60,7 @@ class Compiled:
         return state_digest(self.digests)
 
 
-Compile = Callable[[Any], Awaitable[Compiled]]
+Compile = Callable[..., Awaitable[Compiled]]
 Keep = Callable[..., Awaitable[PageRecord]]
 
 
@@ -165,7 +165,7 @@ class LiveTabs:
     ) -> _Placed:
         """Store what the tab shows after acting on base (unless it is already stored).
         navigated: whether it is another page (default: what the browser said)."""
-        compiled = await self._compile(result.capture)
+        compiled = await self._compile(result.capture, result.resources)
         capture = result.capture
         if result.navigated if navigated is None else navigated:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id)
@@ -325,7 +325,7 @@ class LiveTabs:
         for tab in result.new_tabs:
             try:
                 popup = await self.browser.focus(tab)
-                compiled = await self._compile(popup.capture)
+                compiled = await self._compile(popup.capture, popup.resources)
                 record = await self._keep(
                     compiled, popup.capture, via=f"{via} popup", parent=page.page_id
                 )
