@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -222,3 +223,18 @@ def test_without_chromium_the_mount_works_over_plain_http(
         "Stored pages stay readable, and `open <url>` fetches a page over plain HTTP."
     )
     assert f"no live browser: no Chromium at {missing}" in mount.log.read_text()
+
+
+def test_a_bad_browser_spec_is_refused_before_mounting(tmp_path: Path) -> None:
+    require(fuse_available(), "FUSE")
+    mountpoint = tmp_path / "mnt"
+    mountpoint.mkdir()
+    result = sh(
+        f"{sys.executable} -m webshellfs {mountpoint} --cache {tmp_path / 'cache.sqlite'} "
+        "--browser firefox"
+    )
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        "webshellfs: --browser takes local, cdp=URL or ws=URL, not 'firefox'"
+    )
+    assert not os.path.ismount(mountpoint)
