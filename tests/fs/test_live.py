@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path, fuse_available, require
 from tests.fs.conftest import Mount, sh
+from webshellfs.browser.options import CHROMIUM_ARGS
 
 # The machine is shared and slow: a command may wait on Chromium for a while.
 CTL_TIMEOUT = 180
@@ -238,3 +241,40 @@ def test_a_bad_browser_spec_is_refused_before_mounting(tmp_path: Path) -> None:
         "webshellfs: --browser takes local, cdp=URL or ws=URL, not 'firefox'"
     )
     assert not os.path.ismount(mountpoint)
+
+
+@pytest.fixture
+def remote_chromium(tmp_path: Path) -> Iterator[str]:
+    """A separate headless Chromium with a remote-debugging port on 127.0.0.1: its endpoint."""
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    process = subprocess.Popen(
+        [chromium, "--headless", "--no-sandbox", *CHROMIUM_ARGS,
+         "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+         f"--user-data-dir={tmp_path / 'profile'}", "about:blank"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        for raw in process.stderr:
+            found = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", raw.decode())
+            if found:
+                yield f"http://127.0.0.1:{found.group(1)}"
+                break
+        else:
+            pytest.fail("Chromium never printed its DevTools endpoint")
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def test_a_mount_drives_a_remote_chromium_over_cdp(
+    new_mount: Callable[[], Mount], live: LiveSite, remote_chromium: str
+) -> None:
+    mount = new_mount().start("--browser", f"cdp={remote_chromium}")
+    product = opened(mount, live.url("/product.html"))
+    state = result_page(ctl(mount, f"execute {product} A0001 size=m"))
+    assert sh(f"grep -h '^Price' {mount.path}/{state}/content/*.md").stdout == "Price: 45 EUR\n"
+    assert status_of(mount, state) == "active"
