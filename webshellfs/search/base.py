@@ -79,6 +79,14 @@ def refusal(backend: str, what: str) -> SearchError:
     return SearchError(f"search backend {backend} {what}. {HOW_TO_CHOOSE}")
 
 
+def api_key(backend: str, variable: str, environ: Mapping[str, str]) -> str:
+    """A keyed backend's key from the environment, or a refusal saying which variable to set."""
+    key = environ.get(variable, "").strip()
+    if not key:
+        raise refusal(backend, f"needs an API key: set {variable}")
+    return key
+
+
 async def request_json(
     backend: str,
     method: str,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from webshellfs.config import Settings
-from webshellfs.search.base import SearchResult, hits_from, ranked, refusal, request_json
+from webshellfs.search.base import SearchResult, api_key, hits_from, ranked, refusal, request_json
 
 NAME = "brave"
 KEY_VARIABLE = "BRAVE_API_KEY"
@@ -43,7 +43,6 @@ class BraveBackend:
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> BraveBackend:
-    key = environ.get(KEY_VARIABLE, "").strip()
-    if not key:
-        raise refusal(NAME, f"needs an API key: set {KEY_VARIABLE}")
-    return BraveBackend(key, url or ENDPOINT, timeout=settings.fetch_timeout)
+    return BraveBackend(
+        api_key(NAME, KEY_VARIABLE, environ), url or ENDPOINT, timeout=settings.fetch_timeout
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from webshellfs.config import Settings
-from webshellfs.search.base import SearchResult, hits_from, ranked, refusal, request_json
+from webshellfs.search.base import SearchResult, api_key, hits_from, ranked, refusal, request_json
 
 NAME = "serper"
 KEY_VARIABLE = "SERPER_API_KEY"
@@ -38,7 +38,6 @@ class SerperBackend:
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> SerperBackend:
-    key = environ.get(KEY_VARIABLE, "").strip()
-    if not key:
-        raise refusal(NAME, f"needs an API key: set {KEY_VARIABLE}")
-    return SerperBackend(key, url or ENDPOINT, timeout=settings.fetch_timeout)
+    return SerperBackend(
+        api_key(NAME, KEY_VARIABLE, environ), url or ENDPOINT, timeout=settings.fetch_timeout
+    )
