@@ -212,6 +212,14 @@ def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None
             "N0001\t\topen\tstored\tArchive search",
             "N0002\tN0001\tA0001\tactive\tResults for lighthouse",
         ]
+        # A page reached by navigating (not a state) is reopened from its own URL.
+        await ask(engine, "close N0002")
+        lines = await ask(engine, "execute N0002 L0001")
+        assert lines[:2] == [
+            f'executed L0001 link "{live.url("/article/1")}" on N0002',
+            "reopened: N0002 had no open tab; the tab shows N0002",
+        ]
+        assert lines[2].startswith("→ N0003 new page: ")
 
     drive(body)
 

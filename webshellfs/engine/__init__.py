@@ -361,7 +361,10 @@ class Engine:
     ) -> PageRecord:
         """Store a compiled capture as a new page (a state when `state` says what made it)."""
         page = compiled.page
+        # files/digest: what the next state is compared with; state_of: the page it is a state of.
         meta = {**page_meta(page, capture), "files": compiled.digests, "digest": compiled.digest}
+        if state is not None:
+            meta["state_of"] = state.previous
         store_it = functools.partial(
             self.store.add_page,
             lambda page_id: _render_stored(page, page_id, state),

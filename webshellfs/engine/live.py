@@ -236,9 +236,10 @@ class LiveTabs:
         """Open a stored page's URL again and confirm the control is there (same kind and
         label); returns the tab, the page it shows, its meta and the control's locator now."""
         page = record.page_id
+        meta = await trio.to_thread.run_sync(self.store.page_meta, page)
         why = f"{page} had no open tab" + (
             " (it is a state made by an action: its URL is reopened as it loads now)"
-            if record.parent
+            if meta.get("state_of")
             else ""
         )
         try:
@@ -253,7 +254,6 @@ class LiveTabs:
                 f"did not act: {why}, and {record.url} is no longer a page that can be acted on",
             )
         await self.tabs_closed(opened.closed_tabs)
-        meta = await trio.to_thread.run_sync(self.store.page_meta, page)
         # A fresh tab always "navigates"; it is the same page unless it landed elsewhere.
         elsewhere = urldefrag(opened.capture.url).url != urldefrag(record.url).url
         placed = await self.place(record, meta, opened, "reopen", "reopen", (), elsewhere)
