@@ -93,6 +93,9 @@ class LiveTabs:
         self._keep = keep
         self._tab_of: dict[str, str] = {}  # page id → tab id
         self._active = ""
+        # One live command at a time: each reads which tab shows which page, acts, and moves the
+        # tab to the result; interleaved, two could act on a page the other just replaced.
+        self._one_at_a_time = trio.Lock()
 
     # --- statuses -------------------------------------------------------------------------------
 
@@ -183,6 +186,10 @@ class LiveTabs:
     # --- commands -------------------------------------------------------------------------------
 
     async def execute(self, command: ctl.Execute, record: PageRecord) -> str:
+        async with self._one_at_a_time:
+            return await self._execute(command, record)
+
+    async def _execute(self, command: ctl.Execute, record: PageRecord) -> str:
         page = record.page_id
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
         object_id = command.object_id
@@ -340,6 +347,10 @@ class LiveTabs:
         return out
 
     async def focus(self, record: PageRecord) -> str:
+        async with self._one_at_a_time:
+            return await self._focus(record)
+
+    async def _focus(self, record: PageRecord) -> str:
         page = record.page_id
         tab = await self._tab_for(page)
         if tab is None:
@@ -360,6 +371,10 @@ class LiveTabs:
         return "\n".join(lines) + "\n"
 
     async def close(self, record: PageRecord) -> str:
+        async with self._one_at_a_time:
+            return await self._close(record)
+
+    async def _close(self, record: PageRecord) -> str:
         page = record.page_id
         tab = await self._tab_for(page)
         if tab is None:
