@@ -31,6 +31,9 @@ def _mount_parser() -> argparse.ArgumentParser:
                         help=f"Chromium binary for --browser local (default {DEFAULT_CHROMIUM})")
     parser.add_argument("--allow-private", action="store_true",
                         help="allow fetching loopback and private-network addresses")
+    parser.add_argument("--allow-link-local", action="store_true",
+                        help="allow fetching link-local and cloud-metadata addresses "
+                        "(169.254.169.254 …); --allow-private does not")
     parser.add_argument("--fetch-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="how long one page fetch may take (default 30)")
     parser.add_argument("--ignore-robots", action="store_true",
@@ -84,6 +87,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         browser=args.browser,
         chromium=args.chromium,
         allow_private=args.allow_private,
+        allow_link_local=args.allow_link_local,
         ignore_robots=args.ignore_robots,
         fetch_timeout=args.fetch_timeout,
         foreground=args.foreground,

@@ -23,6 +23,8 @@ class Settings:
         browser: local | cdp=URL | ws=URL.
         chromium: the Chromium binary a local browser launches.
         allow_private: fetch loopback and private-network addresses (tests, the offline demo).
+        allow_link_local: fetch link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10,
+            169.254.169.254 …); separate from allow_private so a demo never opens the metadata service.
         foreground: stay attached to the terminal instead of detaching.
         debug: log at debug level.
         command_deadline: seconds a `.ctl` command may run before it fails with ETIMEDOUT.
@@ -38,6 +40,7 @@ class Settings:
     browser: str = "local"
     chromium: str = DEFAULT_CHROMIUM
     allow_private: bool = False
+    allow_link_local: bool = False
     foreground: bool = False
     debug: bool = False
     command_deadline: float = 120.0

@@ -120,8 +120,9 @@ class _Handler(SimpleHTTPRequestHandler):
         self.end_headers()
 
     def _ssrf(self, query: dict[str, list[str]]) -> None:
-        """A page that tries to read this server through its loopback address."""
-        target = f"http://127.0.0.1:{self.server.server_address[1]}/api/items?offset=0&limit=1"
+        """A page that tries to read this server through its loopback address (or `target`)."""
+        loopback = f"http://127.0.0.1:{self.server.server_address[1]}/api/items?offset=0&limit=1"
+        target = query.get("target", [loopback])[0]
         script = (f"fetch({json.dumps(target)}).then(() => 'leaked', () => 'blocked')"
                   ".then((word) => { document.getElementById('out').textContent ="
                   " 'Private data: ' + word; });")

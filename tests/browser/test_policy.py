@@ -12,9 +12,13 @@ from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.errors import AccessDenied
+from webshellfs.fetch.policy import AddressRules
 
 PUBLIC_ADDRESS = "93.184.216.34"
 HINT = "loopback and private addresses are refused unless the mount runs with --allow-private"
+LINK_LOCAL_HINT = ("link-local and cloud-metadata addresses are refused unless the mount runs "
+                   "with --allow-link-local")
+METADATA = "http://169.254.169.254/latest/meta-data/"
 
 
 async def fake_dns(host: str, port: int) -> list[str]:
@@ -29,7 +33,7 @@ async def fake_dns(host: str, port: int) -> list[str]:
 
 
 def refusal(url: str, *, allow_private: bool = False, top_level: bool = True) -> str:
-    policy = NetworkPolicy(allow_private, resolver=fake_dns)
+    policy = NetworkPolicy(AddressRules(allow_private), resolver=fake_dns)
     return asyncio.run(policy.refusal(url, top_level=top_level))
 
 
@@ -39,7 +43,7 @@ def refusal(url: str, *, allow_private: bool = False, top_level: bool = True) ->
                                f"address; {HINT}")),
     ("http://[::1]/", f"http://[::1]/ resolves to ::1, a loopback address; {HINT}"),
     ("http://metadata.test/latest", (f"http://metadata.test/latest resolves to 169.254.169.254, "
-                                    f"a link-local address; {HINT}")),
+                                    f"a cloud-metadata address; {LINK_LOCAL_HINT}")),
     ("https://intranet.test/", (f"https://intranet.test/ resolves to 10.1.2.3, a private "
                                f"address; {HINT}")),
     ("http://nowhere.test/", "cannot resolve the host nowhere.test: Name or service not known"),
@@ -58,6 +62,9 @@ def test_subresource_data_urls_pass_and_private_hosts_pass_when_allowed() -> Non
     assert refusal("data:image/png;base64,AAAA", top_level=False) == ""
     assert refusal("http://127.0.0.1:8000/", allow_private=True) == ""
     assert refusal("file:///etc/passwd", allow_private=True) != ""
+    assert refusal("http://metadata.test/latest", allow_private=True) == (
+        f"http://metadata.test/latest resolves to 169.254.169.254, a cloud-metadata address; "
+        f"{LINK_LOCAL_HINT}")
 
 
 @pytest.mark.browser
@@ -66,7 +73,7 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
     refused, whether by fetch() or by a redirect of the document."""
     port = site.base.rsplit(":", 1)[1]
     browser = Browser(live_options(allow_private=False),
-                      policy=NetworkPolicy(False, resolver=fake_dns))
+                      policy=NetworkPolicy(AddressRules(), resolver=fake_dns))
     try:
         with pytest.raises(AccessDenied, match="resolves to 127.0.0.1, a loopback address"):
             run(lambda: browser.open(site.url("/index.html")))
@@ -94,3 +101,23 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
         assert "Signed in as carol." in page_text(again)
     finally:
         browser.close_blocking()
+
+
+@pytest.mark.browser
+def test_with_allow_private_pages_still_cannot_reach_the_metadata_service(
+        site: LiveSite, browser: Browser) -> None:
+    """The module's browser runs with allow_private (it reaches the fixture site on 127.0.0.1),
+    and its route handler still refuses what a page asks of 169.254.169.254, by fetch() or by
+    redirecting the document; the refusal is the policy's, not a failed connection."""
+    probe = run(lambda: browser.open(site.url(f"/ssrf?target={METADATA}")))
+    assert "Private data: blocked" in page_text(probe)
+    assert probe.notes == (
+        f"{METADATA} resolves to 169.254.169.254, a cloud-metadata address; {LINK_LOCAL_HINT}",)
+    with pytest.raises(AccessDenied) as refused:
+        run(lambda: browser.open(site.url(f"/redirect?to={METADATA}")))
+    assert str(refused.value) == (
+        f"{METADATA} resolves to 169.254.169.254, a cloud-metadata address; {LINK_LOCAL_HINT}")
+    with pytest.raises(AccessDenied, match="^only http and https URLs can be opened; file: is"):
+        run(lambda: browser.open("file:///etc/passwd"))
+    after = run(lambda: browser.open(site.url("/index.html")))
+    assert after.notes == ()

@@ -18,6 +18,7 @@ from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
 from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError
 from webshellfs.fetch.http import MAX_REDIRECTS, USER_AGENT, HttpFetcher, VettedBackend
+from webshellfs.fetch.policy import AddressRules
 
 
 def settings(**overrides: object) -> Settings:
@@ -207,9 +208,62 @@ def test_the_vetted_backend_refuses_loopback_and_connects_when_allowed(echo: str
 
     async def run() -> None:
         with pytest.raises(AccessDenied, match=rf"^localhost:{port} resolves to "):
-            await VettedBackend(allow_private=False).connect_tcp("localhost", port)
-        stream = await VettedBackend(allow_private=True).connect_tcp("127.0.0.1", port)
+            await VettedBackend(AddressRules()).connect_tcp("localhost", port)
+        stream = await VettedBackend(AddressRules(allow_private=True)).connect_tcp("127.0.0.1", port)
         await stream.aclose()
+
+    trio.run(run)
+
+
+LINK_LOCAL_HINT = ("link-local and cloud-metadata addresses are refused unless the mount runs "
+                   "with --allow-link-local")
+
+
+def test_allow_private_still_refuses_a_redirect_to_the_metadata_service(site: FixtureSite) -> None:
+    metadata = "http://169.254.169.254/latest/meta-data/"
+    with pytest.raises(AccessDenied) as refused:
+        fetch(site.url(f"/redirect?to={metadata}"), allow_private=True)
+    assert str(refused.value) == (
+        f"{metadata} resolves to 169.254.169.254, a cloud-metadata address; {LINK_LOCAL_HINT}")
+
+
+class Answers:
+    """A resolver that gives each listed name one fixed address (no DNS here)."""
+
+    def __init__(self, table: dict[str, str]) -> None:
+        self.table = table
+
+    async def getaddrinfo(self, host: bytes | str, port: object, family: int = 0, type: int = 0,
+                          proto: int = 0, flags: int = 0) -> list[tuple[object, ...]]:
+        name = host.decode() if isinstance(host, bytes) else host
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (self.table[name], int(str(port))))]
+
+    async def getnameinfo(self, sockaddr: object, flags: int) -> tuple[str, str]:
+        raise NotImplementedError
+
+
+def test_a_name_that_resolves_to_link_local_is_refused_even_with_allow_private(echo: str) -> None:
+    """The connect-time check (the one DNS rebinding cannot dodge) applies the link-local rule
+    too; the separate permission lets it through."""
+    port = int(echo.rsplit(":", 1)[1])
+
+    async def run() -> None:
+        trio.socket.set_custom_hostname_resolver(
+            Answers({"imds.test": "169.254.169.254", "alibaba.test": "100.100.100.200",
+                     "near.test": "169.254.10.1", "loop.test": "127.0.0.1"}))
+        backend = VettedBackend(AddressRules(allow_private=True))
+        for host, address, kind in [("imds.test", "169.254.169.254", "cloud-metadata"),
+                                    ("alibaba.test", "100.100.100.200", "cloud-metadata"),
+                                    ("near.test", "169.254.10.1", "link-local")]:
+            with pytest.raises(AccessDenied) as refused:
+                await backend.connect_tcp(host, 80)
+            assert str(refused.value) == (
+                f"{host}:80 resolves to {address}, a {kind} address; {LINK_LOCAL_HINT}")
+        stream = await backend.connect_tcp("loop.test", port)
+        await stream.aclose()
+        only_link_local = VettedBackend(AddressRules(allow_link_local=True))
+        with pytest.raises(AccessDenied, match=r"^loop\.test:\d+ resolves to 127\.0\.0\.1, a loopback"):
+            await only_link_local.connect_tcp("loop.test", port)
 
     trio.run(run)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from webshellfs.config import Settings
 from webshellfs.errors import UsageError
+from webshellfs.fetch.policy import AddressRules
 
 # Without the background-networking flags Chromium keeps dialing home, which on a closed network
 # means a stream of failing connections competing with the pages we load.
@@ -30,6 +31,7 @@ class BrowserOptions:
         endpoint: the CDP or websocket URL for the remote modes.
         chromium: the binary a local browser launches.
         allow_private: let pages reach loopback and private addresses.
+        allow_link_local: let pages reach link-local and cloud-metadata addresses.
         load_timeout: seconds a page may take to reach DOM ready (then FetchTimeout).
         action_timeout: seconds one execute may take to act on its element.
         settle_cap: seconds we wait at most for the network and the DOM to go quiet.
@@ -45,6 +47,7 @@ class BrowserOptions:
     endpoint: str = ""
     chromium: str = "/usr/bin/chromium"
     allow_private: bool = False
+    allow_link_local: bool = False
     load_timeout: float = 30.0
     action_timeout: float = 10.0
     settle_cap: float = 3.0
@@ -62,10 +65,15 @@ class BrowserOptions:
             endpoint=endpoint,
             chromium=settings.chromium,
             allow_private=settings.allow_private,
+            allow_link_local=settings.allow_link_local,
             load_timeout=settings.fetch_timeout,
             downloads_dir=settings.cache.parent / "downloads",
             max_body_bytes=settings.max_page_bytes,
         )
+
+    @property
+    def rules(self) -> AddressRules:
+        return AddressRules(self.allow_private, self.allow_link_local)
 
     @property
     def call_deadline(self) -> float:

@@ -1,9 +1,12 @@
 """The network policy for everything a page requests, enforced in a Playwright route handler.
 
-The address rules are the fetch room's (`webshellfs.fetch.policy`): http/https only, and no
-loopback/private/link-local destination unless the mount allows private addresses. Here they are
-applied to every request the page makes (subresources, fetch(), redirects of the document), not
-just the URL the user opened, resolving names on the browser's asyncio loop.
+The address rules are the fetch room's (`webshellfs.fetch.policy`): http/https only, no
+loopback/private destination unless the mount allows private addresses, and no link-local or
+cloud-metadata destination unless it allows those separately. Here they are applied to every
+request the page makes (subresources, fetch(), redirects of the document), not just the URL the
+user opened, resolving names on the browser's asyncio loop. The handler is installed whatever
+the permissions: even a mount that may reach private addresses must not reach the metadata
+service, and a page must not reach file: or chrome: URLs.
 """
 
 from __future__ import annotations
@@ -13,13 +16,30 @@ import socket
 from collections.abc import Awaitable, Callable
 from urllib.parse import urljoin, urlsplit
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route
 
 from webshellfs.errors import AccessDenied
-from webshellfs.fetch.policy import ALLOW_HINT, ALLOWED_SCHEMES, forbidden_kind
+from webshellfs.fetch.policy import ALLOWED_SCHEMES, AddressRules
 
 # Schemes that never leave the browser; a page may use them for its own subresources.
 _LOCAL_SCHEMES = ("data", "blob", "about")
+
+# Node's socket errors (what route.fetch reports) → Chromium's abort codes.
+_ABORT_CODES = (
+    ("ECONNREFUSED", "connectionrefused"),
+    ("ECONNRESET", "connectionreset"),
+    ("ENOTFOUND", "namenotresolved"),
+    ("EAI_AGAIN", "namenotresolved"),
+    ("ETIMEDOUT", "timedout"),
+    ("EHOSTUNREACH", "addressunreachable"),
+    ("ENETUNREACH", "internetdisconnected"),
+)
+
+
+def abort_code(message: str) -> str:
+    return next((code for marker, code in _ABORT_CODES if marker in message), "failed")
+
 
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 
@@ -37,8 +57,8 @@ async def system_resolver(host: str, port: int) -> list[str]:
 class NetworkPolicy:
     """Decides, per URL, whether the page may reach it; remembers what it refused."""
 
-    def __init__(self, allow_private: bool, resolver: Resolver = system_resolver) -> None:
-        self.allow_private = allow_private
+    def __init__(self, rules: AddressRules, resolver: Resolver = system_resolver) -> None:
+        self.rules = rules
         self._resolve = resolver
         self._verdicts: dict[tuple[str, int], str] = {}
         self.refused: list[str] = []
@@ -55,8 +75,6 @@ class NetworkPolicy:
         host = parts.hostname
         if not host:
             return f"the URL has no host: {url}"
-        if self.allow_private:
-            return ""
         try:
             port = parts.port or (443 if scheme == "https" else 80)
         except ValueError:
@@ -73,11 +91,7 @@ class NetworkPolicy:
             addresses = await self._resolve(host, port)
         except OSError as error:
             return f"cannot resolve the host {host}: {error}"
-        for address in addresses:
-            kind = forbidden_kind(address)
-            if kind is not None:
-                return f"resolves to {address}, a {kind} address; {ALLOW_HINT}"
-        return ""
+        return self.rules.refusal(addresses)
 
     async def check(self, url: str) -> None:
         """For a URL the user asked for: raise AccessDenied if refused."""
@@ -99,7 +113,13 @@ class NetworkPolicy:
         if request.resource_type != "document":
             await route.fallback()
             return
-        response = await route.fetch(max_redirects=0)
+        try:
+            response = await route.fetch(max_redirects=0)
+        except PlaywrightError as error:
+            # Unanswered, the route would hang the load until its timeout; aborted with the
+            # matching network error, the page fails the way it would have without us.
+            await route.abort(abort_code(str(error)))
+            return
         location = response.headers.get("location")
         if 300 <= response.status < 400 and location:
             reason = await self.refusal(urljoin(request.url, location), top_level=True)

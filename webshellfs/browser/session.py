@@ -64,7 +64,7 @@ class Session:
         one's numbering, so a tab id never names two different tabs."""
         self.options = options
         self.processes = ChromiumProcesses(new_marker())
-        self.policy = policy or NetworkPolicy(options.allow_private)
+        self.policy = policy or NetworkPolicy(options.rules)
         self._playwright: Playwright | None = None
         self._browser: PlaywrightBrowser | None = None
         self._context: BrowserContext | None = None
@@ -240,8 +240,7 @@ class Session:
             service_workers="block",
         )
         await context.add_init_script(MUTATION_CLOCK)
-        if not self.options.allow_private:
-            await context.route("**/*", self.policy.route)
+        await context.route("**/*", self.policy.route)
         return context
 
     async def _drop_browser(self) -> None:
@@ -371,7 +370,8 @@ class Session:
             return FetchError(f"the browser crashed while {doing}; "
                               f"it is started again on the next command{lost}")
         if "ERR_BLOCKED_BY_CLIENT" in str(error) and self.policy.refused:
-            return AccessDenied(self.policy.refused[-1])
+            # The refusal is this error's message; it must not turn up again as a later note.
+            return AccessDenied(self._drain(self.policy.refused)[-1])
         if isinstance(error, PlaywrightTimeoutError):
             if await self._responsive(tab):
                 return FetchTimeout(f"{doing}: {first_line(error)}")

@@ -49,6 +49,11 @@ def is_resource_type(content_type: str) -> bool:
     return kind in _RESOURCE_TYPES or kind.endswith("+json")
 
 
+async def _quietly(work: Coroutine[Any, Any, None]) -> None:
+    with contextlib.suppress(Exception):  # the page or the download may be gone already
+        await work
+
+
 class Tab:
     """A live page plus its event bookkeeping (all touched only on the browser loop)."""
 
@@ -162,6 +167,9 @@ class Tab:
         """Read a finished download into memory and delete Chromium's file at once."""
         name = download.suggested_filename
         if not self._downloads_allowed:
+            # Reported at once: waiting for Chromium to give the refused download up can
+            # outlast the capture that should report it.
+            in_background(_quietly(download.cancel()))
             return DownloadRecord(download.url, name, b"", "downloads are refused")
         try:
             path = await download.path()
@@ -175,10 +183,10 @@ class Tab:
             await download.delete()
 
     async def drain_downloads(self, timeout: float) -> tuple[DownloadRecord, ...]:
+        """Downloads finished within timeout; the others stay for the next capture."""
         tasks, self._download_tasks = self._download_tasks, []
         if not tasks:
             return ()
         done, pending = await asyncio.wait(tasks, timeout=timeout)
-        for task in pending:
-            task.cancel()
+        self._download_tasks = [task for task in tasks if task in pending]
         return tuple(task.result() for task in tasks if task in done)

@@ -3,7 +3,8 @@ path for non-HTML documents.
 
 Redirects are followed here, one hop at a time, so the address policy is checked on every hop.
 The connection itself is opened by `VettedBackend`, which resolves the host once, refuses
-private addresses and connects to the address it checked, so DNS cannot answer differently
+the addresses the mount's rules refuse (always link-local and cloud metadata unless allowed
+separately) and connects to the address it checked, so DNS cannot answer differently
 between the check and the connect (DNS rebinding). The body is streamed and cut off at
 settings.max_page_bytes; an HTTP error status is a failure that names the status, never a page
 (HttpStatusError, which keeps the start of the body so a bot wall can be recognised).
@@ -22,7 +23,7 @@ from webshellfs import __version__
 from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
 from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError, TooLargeError
-from webshellfs.fetch.policy import check_url, public_addresses
+from webshellfs.fetch.policy import AddressRules, check_url, permitted_addresses
 
 __all__ = ["MAX_REDIRECTS", "USER_AGENT", "HttpFetcher", "VettedBackend"]
 
@@ -36,11 +37,11 @@ _HEADERS = {
 
 class VettedBackend(httpcore.AsyncNetworkBackend):
     """httpcore's network backend, but every TCP connection goes to an address that was checked
-    against the private-address policy in the same step. TLS still verifies the host name:
-    httpcore passes it as the server name whatever address the socket reached."""
+    against the address rules in the same step. TLS still verifies the host name: httpcore
+    passes it as the server name whatever address the socket reached."""
 
-    def __init__(self, allow_private: bool) -> None:
-        self.allow_private = allow_private
+    def __init__(self, rules: AddressRules) -> None:
+        self.rules = rules
         self._inner = httpcore.AnyIOBackend()
 
     async def connect_tcp(
@@ -51,9 +52,7 @@ class VettedBackend(httpcore.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
     ) -> httpcore.AsyncNetworkStream:
-        if self.allow_private:
-            return await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
-        addresses = await public_addresses(host, port, f"{host}:{port}")
+        addresses = await permitted_addresses(host, port, f"{host}:{port}", self.rules)
         failure: httpcore.ConnectError | None = None
         for address in addresses:
             try:
@@ -80,21 +79,21 @@ class _VettedTransport(httpx.AsyncHTTPTransport):
     """httpx's own transport (request mapping, exception mapping) over a VettedBackend pool.
     httpx has no public way to pass a network backend, so the pool is swapped in here."""
 
-    def __init__(self, allow_private: bool) -> None:
+    def __init__(self, rules: AddressRules) -> None:
         super().__init__()
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=httpx.create_ssl_context(),
-            network_backend=VettedBackend(allow_private),
+            network_backend=VettedBackend(rules),
         )
 
 
-def _default_transport(allow_private: bool) -> httpx.AsyncBaseTransport | None:
+def _default_transport(rules: AddressRules) -> httpx.AsyncBaseTransport | None:
     """The vetted transport; or None (httpx's own, which honours HTTP(S)_PROXY) when a proxy is
     configured, because then the proxy resolves names and only the URL check can apply."""
     proxies = urllib.request.getproxies()
     if any(scheme in proxies for scheme in ("http", "https", "all")):
         return None
-    return _VettedTransport(allow_private)
+    return _VettedTransport(rules)
 
 
 class HttpFetcher:
@@ -102,11 +101,12 @@ class HttpFetcher:
 
     def __init__(self, settings: Settings, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.settings = settings
+        self.rules = AddressRules.from_settings(settings)
         self._client = httpx.AsyncClient(
             headers=_HEADERS,
             timeout=httpx.Timeout(settings.fetch_timeout),
             follow_redirects=False,
-            transport=transport or _default_transport(settings.allow_private),
+            transport=transport or _default_transport(self.rules),
         )
 
     async def fetch(self, url: str) -> Capture:
@@ -125,7 +125,7 @@ class HttpFetcher:
     async def _follow(self, requested: str) -> Capture:
         url = requested
         for _ in range(MAX_REDIRECTS + 1):
-            await check_url(url, self.settings.allow_private)
+            await check_url(url, self.rules)
             request = self._client.build_request("GET", url)
             response = await self._client.send(request, stream=True)
             try:
