@@ -467,3 +467,31 @@ def test_retrieve_renders_results_in_the_browser_and_keeps_no_tab(
         trio.run(main)
     finally:
         search_site.stop()
+
+
+def test_a_page_that_never_loads_times_out_without_falling_back(
+    tmp_path: Path, live: LiveSite
+) -> None:
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    impatient = Browser(
+        BrowserOptions(chromium=chromium, allow_private=True, load_timeout=3.0, settle_cap=1.0)
+    )
+    config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
+                      allow_private=True, fetch_timeout=3.0, command_deadline=90.0)  # fmt: skip
+
+    async def main() -> None:
+        engine = Engine(Store(config.cache), BrowserFetcher(impatient), config,
+                        plain_fetcher=HttpFetcher(config))  # fmt: skip
+        try:
+            never = live.url("/never")
+            assert await ask(engine, f"open {never}", Outcome.TIMEOUT) == [
+                f"{never} did not finish loading within 3 s"
+            ]
+            assert pages(engine) == []
+        finally:
+            await engine.aclose()
+
+    trio.run(main)
+    assert live.requests.count("/never") == 1  # the browser's only: no plain-HTTP retry
