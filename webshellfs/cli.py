@@ -25,8 +25,9 @@ def _mount_parser() -> argparse.ArgumentParser:
     parser.add_argument("--search", default="", metavar="NAME[=URL]",
                         help="search backend for retrieve: ddgs, searxng=URL, serper, brave, "
                         "local=INDEX.tsv (default: $WEBSHELL_SEARCH, else ddgs)")
-    parser.add_argument("--browser", default="local", metavar="local|cdp=URL|ws=URL",
-                        help="launch Chromium locally or connect to a remote one")
+    parser.add_argument("--browser", default="local", metavar="local|cdp=URL|ws=URL|http",
+                        help="launch Chromium locally (default), connect to a remote one over "
+                        "CDP or a Playwright server, or fetch over plain HTTP with no live pages")
     parser.add_argument("--chromium", default=DEFAULT_CHROMIUM,
                         help=f"Chromium binary for --browser local (default {DEFAULT_CHROMIUM})")
     parser.add_argument("--allow-private", action="store_true",
