@@ -16,6 +16,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from tests.browser.hostile_pages import HOSTILE_PAGES
+
 LIVE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "site" / "live"
 TOTAL_ITEMS = 40
 SESSION_TOKEN = "s3ss10n-alice"
@@ -49,7 +51,9 @@ class _Handler(SimpleHTTPRequestHandler):
             "/redirect": self._redirect,
         }
         route = routes.get(parts.path)
-        if route is None:
+        if parts.path.startswith("/hostile/"):
+            self._hostile(parts.path.removeprefix("/hostile/"), parse_qs(parts.query))
+        elif route is None:
             super().do_GET()
         else:
             route(parse_qs(parts.query))
@@ -112,6 +116,21 @@ class _Handler(SimpleHTTPRequestHandler):
         names = [{"name": f"Item {n}"} for n in range(offset + 1, min(offset + limit, TOTAL_ITEMS) + 1)]
         data = {"items": names, "more": offset + limit < TOTAL_ITEMS}
         self._send(HTTPStatus.OK, "application/json", json.dumps(data).encode("utf-8"))
+
+    def _hostile(self, name: str, query: dict[str, list[str]]) -> None:
+        """A page of hostile_pages; /hostile/loop redirects to itself with a higher count."""
+        if name == "loop":
+            hop = int(query.get("hop", ["0"])[0]) + 1
+            self.send_response(HTTPStatus.FOUND)
+            self.send_header("Location", f"/hostile/loop?hop={hop}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if name not in HOSTILE_PAGES:
+            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page("Not found", ""))
+            return
+        body = HOSTILE_PAGES[name].replace("{n}", query.get("n", ["1"])[0])
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", body.encode("utf-8"))
 
     def _redirect(self, query: dict[str, list[str]]) -> None:
         self.send_response(HTTPStatus.FOUND)

@@ -7,6 +7,7 @@ Kept as Python strings so the package needs no data files.
 from __future__ import annotations
 
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
+from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
 # Installed in every document before its scripts run: remembers when the DOM last changed, so
 # a settle wait on a static page returns at once instead of sleeping a fixed period. Our own
@@ -51,11 +52,15 @@ DOM_SETTLE = """
 #  - open shadow roots are inlined (slots filled with what they show);
 #  - same-origin iframes are inlined as <div data-wsfs-frame="URL">, with absolute URLs;
 #  - elements that are not rendered get the `hidden` attribute (the compiler skips them);
+#  - rendered elements that people cannot see (clipped to nothing, a box of at most one pixel
+#    that cuts off its overflow, far off the page to the left or above, text indented out)
+#    get `data-wsfs-unseen` (the compiler moves their text to boilerplate/hidden.md);
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
 SNAPSHOT = r"""
 () => {
   const ID = '__LOCATOR__';
+  const UNSEEN = '__UNSEEN__';
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
     + '[contenteditable], form';
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
@@ -83,10 +88,34 @@ SNAPSHOT = r"""
     return view ? view.getComputedStyle(el).display === 'contents' : true;
   };
 
+  // Beyond this many pixels to the left or above the document, a box is off the page for
+  // good (dom.OFF_SCREEN_PX); a carousel's neighbouring slide is not that far.
+  const FAR = -1000;
+  const CUT = new Set(['hidden', 'clip']);
+  const numbers = (s) => (s.match(/-?[\d.]+/g) || []).map(Number);
+  const unseen = (el) => {
+    if (UNCHECKED.has(el.localName)) return false;
+    const view = el.ownerDocument.defaultView;
+    if (!view) return false;
+    const style = view.getComputedStyle(el);
+    if (style.display === 'contents') return false;
+    if (style.clip.startsWith('rect(')) {
+      const [top, right, bottom, left] = numbers(style.clip);
+      if (top >= bottom || left >= right) return true;
+    }
+    if (style.clipPath.startsWith('inset(') && style.clipPath.includes('%')
+        && numbers(style.clipPath)[0] >= 50) return true;
+    if (parseFloat(style.textIndent) <= FAR) return true;
+    const rect = el.getBoundingClientRect();
+    if (rect.right + view.scrollX < FAR || rect.bottom + view.scrollY < FAR) return true;
+    const cut = CUT.has(style.overflowX) || CUT.has(style.overflowY);
+    return cut && rect.width * rect.height <= 1 && el.textContent.trim() !== '';
+  };
+
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
   const ONLY_HIDDEN = new Set(['hidden']);
-  const openTag = (el, inFrame, shown) => {
+  const openTag = (el, inFrame, shown, marked = false) => {
     const name = el.localName;
     const parts = ['<', name];
     const replaced = REPLACED[name] || ONLY_HIDDEN;
@@ -97,6 +126,7 @@ SNAPSHOT = r"""
       parts.push(' ', a.name, '="', attr(value), '"');
     }
     if (!shown) parts.push(' hidden=""');
+    if (marked && !el.hasAttribute(UNSEEN)) parts.push(' ', UNSEEN, '=""');
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {
@@ -112,11 +142,12 @@ SNAPSHOT = r"""
     return parts.join('');
   };
 
-  const children = (parent, inFrame, shown) => {
-    for (const child of parent.childNodes) node(child, inFrame, shown);
+  // seen: no ancestor was marked unseen (under one, nothing needs checking again).
+  const children = (parent, inFrame, shown, seen) => {
+    for (const child of parent.childNodes) node(child, inFrame, shown, seen);
   };
 
-  const node = (n, inFrame, parentShown) => {
+  const node = (n, inFrame, parentShown, parentSeen) => {
     if (n.nodeType === Node.TEXT_NODE) { out.push(text(n.data)); return; }
     if (n.nodeType !== Node.ELEMENT_NODE) return;
     const el = n;
@@ -124,38 +155,43 @@ SNAPSHOT = r"""
     if (SKIP.has(name)) return;
     mark(el);
     const shown = parentShown && rendered(el);
-    if (name === 'iframe') { frame(el, inFrame, shown); return; }
+    if (name === 'iframe') { frame(el, inFrame, shown, parentSeen); return; }
     if (name === 'slot') {
       const assigned = el.assignedNodes({ flatten: true });
-      if (assigned.length) { for (const a of assigned) node(a, inFrame, shown); return; }
+      if (assigned.length) {
+        for (const a of assigned) node(a, inFrame, shown, parentSeen);
+        return;
+      }
     }
-    out.push(openTag(el, inFrame, shown));
+    const marked = shown && parentSeen && unseen(el);
+    const seen = parentSeen && !marked;
+    out.push(openTag(el, inFrame, shown, marked));
     if (VOID.has(name)) return;
     if (RAW.has(name)) {
       out.push(el.textContent.replace(/<\/(script|style)/gi, '<\\/$1'));
     } else if (name === 'textarea') {
       out.push(text(el.value));
     } else if (el.shadowRoot) {
-      children(el.shadowRoot, inFrame, shown);
+      children(el.shadowRoot, inFrame, shown, seen);
     } else {
-      children(el, inFrame, shown);
+      children(el, inFrame, shown, seen);
     }
     out.push('</', name, '>');
   };
 
-  const frame = (el, inFrame, shown) => {
+  const frame = (el, inFrame, shown, seen) => {
     let doc = null;
     try { doc = el.contentDocument; } catch (e) { doc = null; }
     if (!doc || !doc.body) { out.push(openTag(el, inFrame, shown), '</iframe>'); return; }
     const src = doc.location ? String(doc.location.href) : '';
     out.push('<div data-wsfs-frame="', attr(src), '"', shown ? '' : ' hidden=""', '>');
-    children(doc.body, true, shown);
+    children(doc.body, true, shown, seen);
     out.push('</div>');
   };
 
   out.push('<!DOCTYPE html>');
-  node(document.documentElement, false, true);
+  node(document.documentElement, false, true, true);
   window.__wsfsNext = next;
   return { html: out.join(''), url: String(location.href), title: document.title };
 }
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE)

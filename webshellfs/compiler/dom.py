@@ -43,8 +43,10 @@ def is_hidden(element: HtmlElement) -> bool:
     return tag == "dialog" and element.get("open") is None
 
 
-def plain_text(element: HtmlElement, limit: int | None = None) -> str:
-    """The element's visible text, squashed, without registering any object.
+def plain_text(element: HtmlElement, limit: int | None = None, *, seen_only: bool = False) -> str:
+    """The element's visible text, squashed, without registering any object. With
+    `seen_only`, also without visually hidden descendants (see visually_hidden): for a
+    heading's name, which becomes a file name.
 
     Iterative (an explicit stack), so a document nested thousands of levels deep cannot hit
     Python's recursion limit. With `limit`, at most about that many characters are gathered
@@ -64,6 +66,8 @@ def plain_text(element: HtmlElement, limit: int | None = None) -> str:
             root = False
             if not isinstance(item.tag, str) or item.tag in _UNRENDERED or is_hidden(item):
                 continue
+            if seen_only and item is not element and visually_hidden(item):
+                continue
             stack.extend(reversed(item))
             text = item.text
             if not text:
@@ -73,3 +77,122 @@ def plain_text(element: HtmlElement, limit: int | None = None) -> str:
             budget -= len(text)
         parts.append(text)
     return squash(" ".join(parts))
+
+
+# --- visually hidden: on the page for machines, not shown to people -------------------------
+
+# Class words of the usual "screen-reader only" utilities (Bootstrap, WordPress, Drupal, HTML5
+# Boilerplate…). Their `-focusable` variants appear on focus (skip links) and are not listed.
+VISUALLY_HIDDEN_CLASSES = frozenset({
+    "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text", "screen-reader-only",
+    "screenreader-only", "sr-text", "element-invisible", "hidden-visually", "u-hidden-visually",
+    "u-visually-hidden", "a11y-hidden", "offscreen", "off-screen",
+})
+# Set by the browser capture on elements its layout shows nowhere (scripts.py SNAPSHOT).
+UNSEEN_ATTRIBUTE = "data-wsfs-unseen"
+# Beyond this many pixels to the left or above, a box is off the page for good.
+OFF_SCREEN_PX = -1000.0
+_PX_PER_UNIT = {"px": 1.0, "": 1.0, "em": 16.0, "rem": 16.0, "pt": 4 / 3, "pc": 16.0,
+                "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "vw": 10.0, "vh": 10.0}
+_LENGTH = re.compile(r"^\s*(-?\d*\.?\d+)\s*([a-z%]*)\s*(?:!important)?\s*$")
+_NUMBERS = re.compile(r"-?\d*\.?\d+")
+
+
+def inline_style(element: HtmlElement) -> dict[str, str]:
+    """The element's `style` attribute as property → value (lower case; the last one wins)."""
+    declarations: dict[str, str] = {}
+    for declaration in element.get("style", "").split(";"):
+        name, sep, value = declaration.partition(":")
+        if sep:
+            declarations[name.strip().lower()] = value.strip().lower()
+    return declarations
+
+
+def _pixels(value: str) -> float | None:
+    """A CSS length in (approximate) pixels; None if it is not a plain length."""
+    match = _LENGTH.match(value)
+    if match is None or match.group(2) not in _PX_PER_UNIT and match.group(2) != "%":
+        return None
+    number = float(match.group(1))
+    return number if match.group(2) == "%" else number * _PX_PER_UNIT[match.group(2)]
+
+
+def _is_zero(value: str | None) -> bool:
+    return value is not None and _pixels(value) == 0.0
+
+
+def _off_screen(style: dict[str, str]) -> bool:
+    """Positioned far to the left or above (`left:-9999px`), or text pushed out by
+    `text-indent:-9999px`."""
+    indent = _pixels(style.get("text-indent", ""))
+    if indent is not None and indent <= OFF_SCREEN_PX:
+        return True
+    if style.get("position") not in ("absolute", "fixed"):
+        return False
+    return any((px := _pixels(style.get(side, ""))) is not None and px <= OFF_SCREEN_PX
+               for side in ("left", "top", "right", "margin-left", "margin-top"))
+
+
+def _zero_font(element: HtmlElement, style: dict[str, str]) -> bool:
+    """font-size 0, unless a descendant sets a size of its own (the inline-block whitespace
+    trick: the parent's 0 only hides the spaces between its children)."""
+    if not _is_zero(style.get("font-size")):
+        return False
+    return not any("font-size" in inline_style(child)
+                   for child in element.iterdescendants() if child.get("style"))
+
+
+def _zero_size(style: dict[str, str]) -> bool:
+    """A box at most one pixel wide or high whose overflow is cut off."""
+    cut = any(style.get(name, "") in ("hidden", "clip")
+              for name in ("overflow", "overflow-x", "overflow-y"))
+    tiny = any((px := _pixels(style.get(name, ""))) is not None and px <= 1
+               for name in ("width", "height", "max-width", "max-height"))
+    return cut and tiny
+
+
+def _clipped(style: dict[str, str]) -> bool:
+    """`clip: rect(0 0 0 0)` (or any rect of no area) and `clip-path: inset(50%)`."""
+    clip = style.get("clip", "")
+    if clip.startswith("rect("):
+        numbers = [float(n) for n in _NUMBERS.findall(clip)]
+        if len(numbers) == 4 and (numbers[0] >= numbers[2] or numbers[3] >= numbers[1]):
+            return True
+    clip_path = style.get("clip-path", "")
+    if clip_path.startswith("inset("):
+        numbers = [float(n) for n in _NUMBERS.findall(clip_path)]
+        return bool(numbers) and "%" in clip_path and numbers[0] >= 50
+    return False
+
+
+_NOT_A_COLOUR = frozenset({"inherit", "initial", "unset", "revert", "currentcolor"})
+
+
+def _invisible_ink(style: dict[str, str]) -> bool:
+    """Transparent text, or text in the colour of its own background (white on white)."""
+    colour = style.get("color")
+    if colour is None or colour in _NOT_A_COLOUR:
+        return False
+    return colour == "transparent" or colour == style.get("background-color",
+                                                          style.get("background"))
+
+
+_VISUALLY_HIDDEN_STYLES = (_off_screen, _zero_size, _clipped, _invisible_ink)
+
+
+def visually_hidden(element: HtmlElement) -> bool:
+    """On the page but not shown to people: a screen-reader-only class, an inline style that
+    moves the element off-screen, shrinks it to nothing, clips it away or paints text in its
+    background colour, or the browser capture's mark for what its layout showed nowhere.
+    Such text is for assistive technology at best and a hidden instruction at worst, so the
+    walker keeps it out of content/ (boilerplate/hidden.md). Unlike `is_hidden` this does not
+    drop the element: action labels still read it."""
+    if element.get(UNSEEN_ATTRIBUTE) is not None:
+        return True
+    classes = element.get("class")
+    if classes and not VISUALLY_HIDDEN_CLASSES.isdisjoint(classes.lower().split()):
+        return True
+    if not element.get("style"):
+        return False
+    style = inline_style(element)
+    return _zero_font(element, style) or any(rule(style) for rule in _VISUALLY_HIDDEN_STYLES)

@@ -36,6 +36,13 @@ ORDERED_LIST_TAGS = frozenset({"ol"})
 # Elements that become objects (refs) when walked: inline code holding one is walked, not
 # backticked.
 OBJECT_TAGS = ("a", "img", "input", "button", "select", "textarea", "table")
+
+# Visually hidden text (dom.visually_hidden) goes to this boilerplate region. A form control
+# styled out of sight is usually stood in for by a custom widget, so it stays an action where
+# it is; hidden text holding something to act on moves to the region whole, still numbered.
+HIDDEN_REGION = "hidden"
+CONTROL_TAGS = frozenset({"input", "button", "select", "textarea"})
+INTERACTIVE_TAGS = ("a", "button", "input", "select", "textarea", "form", "summary")
 # Inline elements whose text is code: wrapped in backticks when they hold no object.
 INLINE_CODE_TAGS = frozenset({"code", "kbd", "samp", "tt"})
 PREFORMATTED_TAGS = frozenset({"pre", "listing", "plaintext", "xmp"})

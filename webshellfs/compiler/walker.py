@@ -6,7 +6,9 @@ sections that keep their heading path, lists become `- item` / `1. item` lines, 
 `> ` lines, preformatted text a fenced block. Links and images are placed inline as
 `text [L0012]` and `[I0003 image: alt]`; tables and actions are handed to their constructors
 (tables.py, actions.py), which register their objects in the same builder, so every identifier
-comes out in document order. Page chrome goes to boilerplate regions (boilerplate.py).
+comes out in document order. Page chrome goes to boilerplate regions (boilerplate.py); text
+that is on the page but hidden from people (dom.visually_hidden) goes to `boilerplate/hidden.md`,
+never to content/, so an instruction planted out of sight cannot pass for the page's text.
 
 The walk uses an explicit stack, not recursion, so any nesting depth is safe.
 """
@@ -31,15 +33,18 @@ from webshellfs.compiler.boilerplate import (
     peripheral_region,
 )
 from webshellfs.compiler.builder import Emitted, PageBuilder
-from webshellfs.compiler.dom import is_hidden, plain_text, squash, without_controls
+from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden, without_controls
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.parse import parse
 from webshellfs.compiler.rules import (
     BLOCK_TAGS,
+    CONTROL_TAGS,
     DEFAULT_ARIA_HEADING_LEVEL,
     HEADING_GROUP_TAGS,
     HEADING_LEVELS,
+    HIDDEN_REGION,
     INLINE_CODE_TAGS,
+    INTERACTIVE_TAGS,
     LAZY_SRC_ATTRIBUTES,
     LAZY_SRCSET_ATTRIBUTES,
     LIST_TAGS,
@@ -245,6 +250,8 @@ class Walker:
         tag = element.tag
         if not isinstance(tag, str) or tag in SKIP_TAGS or is_hidden(element):
             return
+        if self._set_aside(element, tag):
+            return
         self._enter_context(element, tag, stack)
         element_id = element.get("id")
         if element_id:
@@ -288,11 +295,36 @@ class Walker:
         self.region = region
         self.builder.current = self.builder.region(region)
 
+    def _hides_text(self, element: HtmlElement, tag: str) -> bool:
+        """Whether the element's text is hidden from people and belongs in the hidden region.
+        Not a form control (see rules.HIDDEN_REGION), not a skip link (it shows on focus),
+        not what holds the main text, and not again inside the hidden region."""
+        return (self.region != HIDDEN_REGION and tag not in CONTROL_TAGS
+                and element not in self.page.main_path and visually_hidden(element)
+                and not (tag == "a" and is_skip_link(element)))
+
+    def _set_aside(self, element: HtmlElement, tag: str) -> bool:
+        """Visually hidden text with nothing in it to act on becomes one line of the hidden
+        region, and the paragraph around it reads on unbroken; in an inline walk too (a table
+        cell, a heading), so a hidden instruction reaches neither tables/ nor a file name.
+        True if it was set aside."""
+        if tag in INTERACTIVE_TAGS or not self._hides_text(element, tag):
+            return False
+        if next(element.iter(*INTERACTIVE_TAGS), None) is not None:
+            return False  # walked into the hidden region instead (_region_of), objects and all
+        line = plain_text(element, MAX_LINE_CHARS)
+        if line:
+            self.builder.add_line(line, self.builder.region(HIDDEN_REGION))
+        return True
+
     def _region_of(self, element: HtmlElement, tag: str) -> str | None:
         """The region an element starts: inside a region only a landmark (a nav inside the
         header is the nav); elsewhere also the evidence rules of boilerplate.py. Never an
-        element holding the main text container."""
+        element holding the main text container. Visually hidden text goes to the hidden
+        region wherever it is."""
         page = self.page
+        if self._hides_text(element, tag):
+            return HIDDEN_REGION
         if element in page.main_path:
             return None  # it holds the main text, whatever it calls itself
         page_level = self.sectioning_depth == 0 and not self.in_main
@@ -427,7 +459,8 @@ class Walker:
         level = _heading_level(element, tag)
         if level is None:
             return False
-        name = _TRAILING_BRACKETS.sub("", plain_text(element, limit=HEADING_TEXT_LIMIT))
+        name = _TRAILING_BRACKETS.sub("", plain_text(element, limit=HEADING_TEXT_LIMIT,
+                                                     seen_only=True))
         if not name or len(name) > MAX_HEADING_CHARS:
             return False
         if self.inline or self.region is not None or self._is_subtitle(element, level):
