@@ -19,6 +19,9 @@ from webshellfs.errors import FetchError
 from webshellfs.fetch import Capture
 
 MAX_REDIRECTS = 10
+# Loads of the main frame one call may see (redirects by script or meta refresh included);
+# past this the page is reloading itself in a loop and the call fails at once.
+MAX_NAVIGATIONS = 10
 _HTML_TYPES = ("", "text/html", "application/xhtml+xml")
 # Errors that mean "the document changed under us": settle again and retry.
 _NAVIGATION_MARKERS = (
@@ -47,6 +50,7 @@ async def settle(tab: Tab, options: BrowserOptions) -> None:
     with suppress(PlaywrightTimeoutError):
         await page.wait_for_load_state("load", timeout=options.settle_cap * 1000)
     while (remaining := deadline - loop.time()) > 0:
+        check_navigations(tab)
         waited = tab.network_quiet_for(options.settle_cap)
         if waited < quiet:
             await asyncio.sleep(min(quiet - waited, remaining))
@@ -64,6 +68,18 @@ async def settle(tab: Tab, options: BrowserOptions) -> None:
             return
 
 
+class NavigationLoop(FetchError):
+    """The page kept loading itself (meta refresh, script redirects); its tab must close, or
+    it goes on loading in the background."""
+
+
+def check_navigations(tab: Tab) -> None:
+    """NavigationLoop if the page has loaded itself too often during this call."""
+    if tab.navigations_this_call > MAX_NAVIGATIONS:
+        raise NavigationLoop(f"the page at {tab.page.url} loaded {tab.navigations_this_call} times "
+                         "in one command (a refresh or redirect loop)")
+
+
 async def snapshot(tab: Tab, options: BrowserOptions) -> tuple[str, bytes]:
     """(URL, serialized rendered DOM) of the tab; a navigation mid-way settles and retries."""
     for attempt in range(3):
@@ -71,11 +87,22 @@ async def snapshot(tab: Tab, options: BrowserOptions) -> tuple[str, bytes]:
             taken = await tab.page.evaluate(SNAPSHOT)
             break
         except PlaywrightError as error:
-            if attempt == 2 or not is_navigation_error(error):
+            if not is_navigation_error(error):
                 raise
+            check_navigations(tab)
+            if attempt == 2:
+                raise NavigationLoop(f"the page at {tab.page.url} kept navigating and could "
+                                     "not be captured") from None
             await settle(tab, options)
     url = str(taken["url"])
     body = str(taken["html"]).encode("utf-8")
+    tab.popups_opened = int(taken["openedPopups"])
+    if taken["mutedDialogs"]:
+        tab.notes.append(f"{taken['mutedDialogs']} more dialogs were answered at once without "
+                         "being shown (confirm: no, prompt: empty)")
+    if taken["blockedPopups"]:
+        tab.notes.append(f"the popup blocker refused {taken['blockedPopups']} windows the page "
+                         "tried to open without a click")
     if len(body) > options.max_body_bytes:
         raise FetchError(f"the rendered page at {url} is {len(body)} bytes, over the limit "
                          f"of {options.max_body_bytes}")

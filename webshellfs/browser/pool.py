@@ -13,6 +13,9 @@ from webshellfs.browser.tab import Tab, in_background
 from webshellfs.errors import NotFoundError
 
 CLOSE_TIMEOUT = 5.0
+# Popups kept as tabs per opener between two captures; more are closed as soon as they open,
+# so a page that opens hundreds of windows neither evicts every other tab nor its own.
+MAX_POPUPS = 4
 
 
 class TabPool:
@@ -35,6 +38,7 @@ class TabPool:
         self._gone: dict[str, str] = {}
         self._capped: list[str] = []
         self._popups: dict[str, list[str]] = {}
+        self._popups_closed: dict[str, int] = {}
 
     def adopt(self, page: Page) -> Tab:
         tab = self._make_tab(f"t{next(self._numbers)}", page)
@@ -44,8 +48,14 @@ class TabPool:
         return tab
 
     def _adopt_popup(self, opener: Tab, page: Page) -> None:
+        kept = self._popups.setdefault(opener.id, [])
+        if len(kept) >= min(MAX_POPUPS, self.cap - 1):
+            self._popups_closed[opener.id] = self._popups_closed.get(opener.id, 0) + 1
+            in_background(_close_quietly(page))
+            return
         self._on_popup()
-        self._popups.setdefault(opener.id, []).append(self.adopt(page).id)
+        opener.touch()  # the opener is in use: the cap must not close it for its own popup
+        kept.append(self.adopt(page).id)
 
     def get(self, tab_id: str) -> Tab:
         """The live tab, or NotFoundError saying why it is gone."""
@@ -88,9 +98,20 @@ class TabPool:
         capped, self._capped = tuple(self._capped), []
         return capped
 
-    def take_popups(self, opener: Tab) -> tuple[str, ...]:
-        """Tabs that opener opened since the last call."""
-        return tuple(self._popups.pop(opener.id, ()))
+    async def wait_for_popups(self, opener: Tab, expected: int, timeout: float) -> None:
+        """Wait (at most timeout) until opener's popups so far number `expected`: the page
+        knows at once that window.open worked, the popup event comes a moment later."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (len(self._popups.get(opener.id, ())) + self._popups_closed.get(opener.id, 0)
+               < expected and loop.time() < deadline):
+            await asyncio.sleep(0.02)
+
+    def take_popups(self, opener: Tab) -> tuple[tuple[str, ...], int]:
+        """Tabs that opener opened since the last call, and how many more it opened that
+        were closed at once."""
+        return (tuple(self._popups.pop(opener.id, ())),
+                self._popups_closed.pop(opener.id, 0))
 
     def _drop_self_closed(self) -> None:
         """Forget tabs whose page closed itself (window.close()). Decided lazily, because

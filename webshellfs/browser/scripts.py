@@ -1,5 +1,5 @@
-"""The JavaScript the browser runs inside pages: a mutation clock installed at document start,
-the settle wait, and the snapshot serializer.
+"""The JavaScript the browser runs inside pages: a mutation clock and a dialog/popup guard
+installed at document start, the settle wait, and the snapshot serializer.
 
 Kept as Python strings so the package needs no data files.
 """
@@ -31,6 +31,48 @@ MUTATION_CLOCK = """
   });
 })();
 """.replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+
+# Installed in every document before its scripts run: past `limit` dialogs between two
+# captures, alert/confirm/prompt answer at once (undefined, false, null) without raising a
+# dialog, because each real one costs a browser round trip and a page raising thousands in a
+# loop would hold the action until its deadline. window.open calls that the popup blocker
+# refused are counted, and those it let through (so a capture can wait for their tabs). The
+# snapshot takes (and resets) the counts.
+PAGE_GUARD = """
+(() => {
+  if (window.__wsfsGuard) return;
+  const limit = __LIMIT__;
+  const state = { raised: 0, muted: 0, blocked: 0, opened: 0 };
+  for (const [name, answer] of [['alert', undefined], ['confirm', false], ['prompt', null]]) {
+    const real = window[name];
+    const guarded = function (...args) {
+      if (state.raised >= limit) { state.muted++; return answer; }
+      state.raised++;
+      return real.apply(this, args);
+    };
+    Object.defineProperty(window, name, { value: guarded, writable: false, configurable: false });
+  }
+  const realOpen = window.open;
+  const open = function (...args) {
+    const opened = realOpen.apply(this, args);
+    if (opened !== null) state.opened++;
+    else if (!/noopener|noreferrer/i.test(String(args[2] || ''))) state.blocked++;
+    return opened;
+  };
+  Object.defineProperty(window, 'open', { value: open, writable: false, configurable: false });
+  const take = () => {
+    const taken = { muted: state.muted, blocked: state.blocked, opened: state.opened };
+    state.raised = state.muted = state.blocked = state.opened = 0;
+    return taken;
+  };
+  Object.defineProperty(window, '__wsfsGuard', { value: { take }, configurable: false });
+})();
+"""
+
+
+def page_guard(max_dialogs: int) -> str:
+    return PAGE_GUARD.replace("__LIMIT__", str(max_dialogs))
+
 
 # Resolves once the DOM has not changed for `quiet` ms, or after `cap` ms whatever happens.
 DOM_SETTLE = """
@@ -192,6 +234,9 @@ SNAPSHOT = r"""
   out.push('<!DOCTYPE html>');
   node(document.documentElement, false, true, true);
   window.__wsfsNext = next;
-  return { html: out.join(''), url: String(location.href), title: document.title };
+  const guard = window.__wsfsGuard ? window.__wsfsGuard.take()
+    : { muted: 0, blocked: 0, opened: 0 };
+  return { html: out.join(''), url: String(location.href), title: document.title,
+    mutedDialogs: guard.muted, blockedPopups: guard.blocked, openedPopups: guard.opened };
 }
 """.replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE)

@@ -21,7 +21,7 @@ from playwright.async_api import BrowserContext, Locator, Page, Playwright, asyn
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from webshellfs.browser.loading import fetch_raw, is_html, settle, snapshot
+from webshellfs.browser.loading import NavigationLoop, fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
@@ -33,8 +33,8 @@ from webshellfs.browser.processes import (
     new_marker,
 )
 from webshellfs.browser.records import TabCapture
-from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK
-from webshellfs.browser.tab import Tab, in_background, without_fragment
+from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK, page_guard
+from webshellfs.browser.tab import MAX_DIALOGS, Tab, in_background, without_fragment
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
 from webshellfs.fetch import Capture
 
@@ -224,6 +224,7 @@ class Session:
                 env=marker_environment(self.processes.marker),
                 downloads_path=options.downloads_dir,
                 timeout=LAUNCH_TIMEOUT * 1000,
+                ignore_default_args=["--disable-popup-blocking"],
                 handle_sigint=False,
                 handle_sigterm=False,
                 handle_sighup=False,
@@ -240,6 +241,7 @@ class Session:
             service_workers="block",
         )
         await context.add_init_script(MUTATION_CLOCK)
+        await context.add_init_script(page_guard(MAX_DIALOGS))
         await context.route("**/*", self.policy.route)
         return context
 
@@ -337,6 +339,7 @@ class Session:
 
         async def one_at_a_time() -> T:
             async with tab.lock:
+                tab.begin_call()
                 return await work
 
         task = asyncio.ensure_future(one_at_a_time())
@@ -360,6 +363,8 @@ class Session:
             return task.result()
         if isinstance(error, PlaywrightError):
             raise await self._explain(error, tab, doing) from None
+        if isinstance(error, NavigationLoop):
+            raise NavigationLoop(f"{error}; {await self._recover(tab)}") from None
         raise error
 
     async def _explain(self, error: PlaywrightError, tab: Tab, doing: str) -> FetchError:
@@ -457,6 +462,11 @@ class Session:
     async def _capture(self, tab: Tab, previous_url: str, requested_url: str = "") -> TabCapture:
         url, body = await snapshot(tab, self.options)
         tab.captured_url = url
+        await self._pool.wait_for_popups(tab, tab.popups_opened, self.options.settle_cap)
+        popups, popups_closed = self._pool.take_popups(tab)
+        if popups_closed:
+            tab.notes.append(f"the page opened {len(popups) + popups_closed} windows; "
+                             f"{popups_closed} past the first {len(popups)} were closed at once")
         capture = Capture(requested_url or url, url, tab.status, HTML_CONTENT_TYPE, body,
                           tab.headers)
         return TabCapture(
@@ -466,9 +476,10 @@ class Session:
             resources=await tab.drain_resources(self.options.settle_cap),
             dialogs=tab.drain_dialogs(),
             downloads=await tab.drain_downloads(self.options.settle_cap),
-            new_tabs=self._pool.take_popups(tab),
+            new_tabs=popups,
             closed_tabs=self._pool.take_capped(),
-            notes=self._drain(self._notes) + self._drain(self.policy.refused),
+            notes=(self._drain(self._notes) + self._drain(tab.notes)
+                   + self._drain(self.policy.refused)),
         )
 
     @staticmethod

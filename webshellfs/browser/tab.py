@@ -15,13 +15,17 @@ from collections.abc import Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Dialog, Download, Page, Request, Response
+from playwright.async_api import Dialog, Download, Frame, Page, Request, Response
 
 from webshellfs.browser.records import CapturedResponse, DialogRecord, DownloadRecord
 
 # Content types worth keeping as resources; HTML, scripts and styles are the page itself.
 _RESOURCE_TYPES = ("application/json", "text/plain", "text/csv", "application/xml", "text/xml")
 _MAX_RESOURCES = 50
+# Dialogs answered and recorded per capture. The page guard (scripts.PAGE_GUARD) answers the
+# rest inside the page; should some still come (a frame the guard missed), the listener is
+# taken off and Playwright dismisses them on its own, without a round trip to us.
+MAX_DIALOGS = 20
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
@@ -71,6 +75,11 @@ class Tab:
         self._last_network = time.monotonic()
         self._body_tasks: list[asyncio.Task[CapturedResponse | None]] = []
         self._dialogs: list[DialogRecord] = []
+        self._dialogs_muted = False
+        self.notes: list[str] = []
+        self.navigations = 0
+        self.popups_opened = 0  # by window.open since the previous snapshot (scripts.PAGE_GUARD)
+        self._navigations_before = 0
         self._download_tasks: list[asyncio.Task[DownloadRecord]] = []
         self._downloads_allowed = downloads_allowed
         self._max_body = max_body
@@ -81,9 +90,22 @@ class Tab:
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
         page.on("crash", lambda _: self.crashed.set())
+        page.on("framenavigated", self._on_navigated)
 
     def touch(self) -> None:
         self.last_used = time.monotonic()
+
+    def _on_navigated(self, frame: Frame) -> None:
+        if frame == self.page.main_frame:
+            self.navigations += 1
+
+    def begin_call(self) -> None:
+        """A new open/execute/focus starts: count its navigations from here."""
+        self._navigations_before = self.navigations
+
+    @property
+    def navigations_this_call(self) -> int:
+        return self.navigations - self._navigations_before
 
     def discard(self) -> None:
         """The tab is leaving the pool: stop waiting for its bodies and downloads."""
@@ -147,9 +169,13 @@ class Tab:
     def _on_dialog(self, dialog: Dialog) -> None:
         # A listener must answer or the page stalls. Accepting is what the person who clicked
         # the control meant; a prompt gets its default text.
+        in_background(self._answer(dialog))
+        if len(self._dialogs) >= MAX_DIALOGS:
+            self._dialogs_muted = True
+            self.page.remove_listener("dialog", self._on_dialog)
+            return
         answer = "accepted" if dialog.type != "prompt" else f"accepted with {dialog.default_value!r}"
         self._dialogs.append(DialogRecord(dialog.type, dialog.message, answer))
-        in_background(self._answer(dialog))
 
     @staticmethod
     async def _answer(dialog: Dialog) -> None:
@@ -157,7 +183,13 @@ class Tab:
             await dialog.accept(dialog.default_value if dialog.type == "prompt" else None)
 
     def drain_dialogs(self) -> tuple[DialogRecord, ...]:
+        """The dialogs since the last capture; after a flood, listen (and record) again."""
         dialogs, self._dialogs = tuple(self._dialogs), []
+        if self._dialogs_muted:
+            self._dialogs_muted = False
+            self.page.on("dialog", self._on_dialog)
+            self.notes.append(f"the page raised more than {MAX_DIALOGS} dialogs; the first "
+                              f"{MAX_DIALOGS} are listed, the rest were dismissed")
         return dialogs
 
     def _on_download(self, download: Download) -> None:
