@@ -6,7 +6,8 @@ The connection itself is opened by `VettedBackend`, which resolves the host once
 the addresses the mount's rules refuse (always link-local and cloud metadata unless allowed
 separately) and connects to the address it checked, so DNS cannot answer differently
 between the check and the connect (DNS rebinding). The body is streamed and cut off at
-settings.max_page_bytes; an HTTP error status is a failure that names the status, never a page
+settings.max_page_bytes, counted after decompression by our own bounded decoder
+(decoding.py), so a decompression bomb is refused without being inflated; an HTTP error status is a failure that names the status, never a page
 (HttpStatusError, which keeps the start of the body so a bot wall can be recognised).
 """
 
@@ -23,6 +24,7 @@ from webshellfs import __version__
 from webshellfs.config import Settings
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout
 from webshellfs.fetch import ERROR_BODY_BYTES, Capture, HttpStatusError, TooLargeError
+from webshellfs.fetch.decoding import ACCEPT_ENCODING, BoundedDecoder, OverLimit
 from webshellfs.fetch.policy import AddressRules, check_url, permitted_addresses
 
 __all__ = ["MAX_REDIRECTS", "USER_AGENT", "HttpFetcher", "VettedBackend"]
@@ -32,6 +34,7 @@ USER_AGENT = f"webshellfs/{__version__}"
 _HEADERS = {
     "User-Agent": USER_AGENT,
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "Accept-Encoding": ACCEPT_ENCODING,
 }
 
 
@@ -149,13 +152,16 @@ class HttpFetcher:
         if declared.isdigit() and int(declared) > cap:
             size = int(declared)
             raise TooLargeError(f"{response.url} is {size} bytes, over the limit of {cap}", cap, size)
+        decoder = BoundedDecoder(response.headers.get("content-encoding", ""), cap)
         chunks: list[bytes] = []
-        total = 0
-        async for chunk in response.aiter_bytes():
-            total += len(chunk)
-            if total > cap:
-                raise TooLargeError(f"{response.url} is over the limit of {cap} bytes", cap)
-            chunks.append(chunk)
+        try:
+            async for chunk in response.aiter_raw():
+                chunks.append(decoder.feed(chunk))
+            chunks.append(decoder.flush())
+        except OverLimit:
+            once = " once decompressed" if decoder.decompressing else ""
+            raise TooLargeError(f"{response.url} is over the limit of {cap} bytes{once}",
+                                cap) from None
         return b"".join(chunks)
 
     async def aclose(self) -> None:
@@ -174,12 +180,13 @@ def _capture(requested: str, response: httpx.Response, body: bytes) -> Capture:
 
 
 async def _read_start(response: httpx.Response) -> bytes:
-    """The first ERROR_BODY_BYTES of an error response; the rest is not read."""
+    """The first ERROR_BODY_BYTES of an error response (decoded); the rest is not read."""
+    decoder = BoundedDecoder(response.headers.get("content-encoding", ""), ERROR_BODY_BYTES,
+                             truncate=True)
     chunks: list[bytes] = []
-    total = 0
-    async for chunk in response.aiter_bytes():
-        chunks.append(chunk)
-        total += len(chunk)
-        if total >= ERROR_BODY_BYTES:
-            break
-    return b"".join(chunks)[:ERROR_BODY_BYTES]
+    async for chunk in response.aiter_raw():
+        chunks.append(decoder.feed(chunk))
+        if decoder.full:
+            return b"".join(chunks)
+    chunks.append(decoder.flush())
+    return b"".join(chunks)
