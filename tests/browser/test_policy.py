@@ -121,3 +121,19 @@ def test_with_allow_private_pages_still_cannot_reach_the_metadata_service(
         run(lambda: browser.open("file:///etc/passwd"))
     after = run(lambda: browser.open(site.url("/index.html")))
     assert after.notes == ()
+
+
+@pytest.mark.browser
+def test_web_sockets_pass_the_same_policy(site: LiveSite, browser: Browser) -> None:
+    """Route handlers never see WebSockets; the context's WebSocket route refuses one to the
+    metadata service, and lets one the policy allows try to connect."""
+    metadata_socket = "ws://169.254.169.254/socket"
+    refused = run(lambda: browser.open(site.url(f"/hostile/socket?to={metadata_socket}")))
+    assert "Socket: closed 1008" in page_text(refused)
+    reason = (f"{metadata_socket} resolves to 169.254.169.254, a cloud-metadata address; "
+              f"{LINK_LOCAL_HINT}")
+    assert refused.notes == (reason,)
+    local_socket = site.url("/no-socket-here").replace("http:", "ws:")
+    allowed = run(lambda: browser.open(site.url(f"/hostile/socket?to={local_socket}")))
+    assert "Socket: closed 1006" in page_text(allowed)
+    assert allowed.notes == ()

@@ -97,6 +97,7 @@ async def snapshot(tab: Tab, options: BrowserOptions) -> tuple[str, bytes]:
     url = str(taken["url"])
     body = str(taken["html"]).encode("utf-8")
     tab.popups_opened = int(taken["openedPopups"])
+    tab.downloads_clicked = int(taken["clickedDownloads"])
     if taken["mutedDialogs"]:
         tab.notes.append(f"{taken['mutedDialogs']} more dialogs were answered at once without "
                          "being shown (confirm: no, prompt: empty)")

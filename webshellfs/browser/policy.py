@@ -14,14 +14,16 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Awaitable, Callable
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Route
+from playwright.async_api import Route, WebSocketRoute
 
 from webshellfs.errors import AccessDenied
 from webshellfs.fetch.policy import ALLOWED_SCHEMES, AddressRules
 
+# WebSocket URLs are judged as the HTTP URL their handshake goes to.
+_WEB_SOCKET_SCHEMES = {"ws": "http", "wss": "https"}
 # Schemes that never leave the browser; a page may use them for its own subresources.
 _LOCAL_SCHEMES = ("data", "blob", "about")
 
@@ -127,6 +129,19 @@ class NetworkPolicy:
                 await self._refuse(route, reason)
                 return
         await route.fulfill(response=response)
+
+    async def route_web_socket(self, socket: WebSocketRoute) -> None:
+        """WebSocket handler for the whole context (route handlers never see WebSockets):
+        connect only where the page could fetch, else close with a policy-violation code."""
+        parts = urlsplit(socket.url)
+        handshake = urlunsplit(parts._replace(
+            scheme=_WEB_SOCKET_SCHEMES.get(parts.scheme.lower(), parts.scheme)))
+        reason = await self.refusal(handshake, top_level=True)
+        if reason:
+            self.refused.append(reason.replace(handshake, socket.url, 1))
+            await socket.close(code=1008, reason="refused by the network policy")
+            return
+        socket.connect_to_server()
 
     async def _refuse(self, route: Route, reason: str) -> None:
         self.refused.append(reason)

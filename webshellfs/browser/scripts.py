@@ -35,14 +35,17 @@ MUTATION_CLOCK = """
 # Installed in every document before its scripts run: past `limit` dialogs between two
 # captures, alert/confirm/prompt answer at once (undefined, false, null) without raising a
 # dialog, because each real one costs a browser round trip and a page raising thousands in a
-# loop would hold the action until its deadline. window.open calls that the popup blocker
-# refused are counted, and those it let through (so a capture can wait for their tabs). The
+# loop would hold the action until its deadline. The replacements stay writable like the
+# originals (a strict-mode page that sets its own alert must not throw); a page that digs the
+# originals out of a fresh frame meets Tab's own dialog limit instead. Counted too: window.open
+# calls the popup blocker refused, those it let through, and clicks on download links (so a
+# capture can wait for those tabs and downloads, whose events come a moment later). The
 # snapshot takes (and resets) the counts.
 PAGE_GUARD = """
 (() => {
   if (window.__wsfsGuard) return;
   const limit = __LIMIT__;
-  const state = { raised: 0, muted: 0, blocked: 0, opened: 0 };
+  const state = { raised: 0, muted: 0, blocked: 0, opened: 0, downloads: 0 };
   for (const [name, answer] of [['alert', undefined], ['confirm', false], ['prompt', null]]) {
     const real = window[name];
     const guarded = function (...args) {
@@ -50,7 +53,7 @@ PAGE_GUARD = """
       state.raised++;
       return real.apply(this, args);
     };
-    Object.defineProperty(window, name, { value: guarded, writable: false, configurable: false });
+    window[name] = guarded;
   }
   const realOpen = window.open;
   const open = function (...args) {
@@ -59,10 +62,15 @@ PAGE_GUARD = """
     else if (!/noopener|noreferrer/i.test(String(args[2] || ''))) state.blocked++;
     return opened;
   };
-  Object.defineProperty(window, 'open', { value: open, writable: false, configurable: false });
+  window.open = open;
+  document.addEventListener('click', (event) => {
+    const target = event.target;
+    if (target && target.closest && target.closest('a[download][href]')) state.downloads++;
+  }, true);
   const take = () => {
-    const taken = { muted: state.muted, blocked: state.blocked, opened: state.opened };
-    state.raised = state.muted = state.blocked = state.opened = 0;
+    const taken = { muted: state.muted, blocked: state.blocked, opened: state.opened,
+      downloads: state.downloads };
+    state.raised = state.muted = state.blocked = state.opened = state.downloads = 0;
     return taken;
   };
   Object.defineProperty(window, '__wsfsGuard', { value: { take }, configurable: false });
@@ -235,8 +243,9 @@ SNAPSHOT = r"""
   node(document.documentElement, false, true, true);
   window.__wsfsNext = next;
   const guard = window.__wsfsGuard ? window.__wsfsGuard.take()
-    : { muted: 0, blocked: 0, opened: 0 };
+    : { muted: 0, blocked: 0, opened: 0, downloads: 0 };
   return { html: out.join(''), url: String(location.href), title: document.title,
-    mutedDialogs: guard.muted, blockedPopups: guard.blocked, openedPopups: guard.opened };
+    mutedDialogs: guard.muted, blockedPopups: guard.blocked, openedPopups: guard.opened,
+    clickedDownloads: guard.downloads };
 }
 """.replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE)

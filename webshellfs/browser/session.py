@@ -243,6 +243,7 @@ class Session:
         await context.add_init_script(MUTATION_CLOCK)
         await context.add_init_script(page_guard(MAX_DIALOGS))
         await context.route("**/*", self.policy.route)
+        await context.route_web_socket(lambda _: True, self.policy.route_web_socket)
         return context
 
     async def _drop_browser(self) -> None:

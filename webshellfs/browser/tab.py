@@ -78,7 +78,11 @@ class Tab:
         self._dialogs_muted = False
         self.notes: list[str] = []
         self.navigations = 0
-        self.popups_opened = 0  # by window.open since the previous snapshot (scripts.PAGE_GUARD)
+        # Since the previous snapshot (scripts.PAGE_GUARD): popups window.open made, clicks
+        # on download links.
+        self.popups_opened = 0
+        self.downloads_clicked = 0
+        self._downloads_seen = 0
         self._navigations_before = 0
         self._download_tasks: list[asyncio.Task[DownloadRecord]] = []
         self._downloads_allowed = downloads_allowed
@@ -193,6 +197,7 @@ class Tab:
         return dialogs
 
     def _on_download(self, download: Download) -> None:
+        self._downloads_seen += 1
         self._download_tasks.append(asyncio.ensure_future(self._take_download(download)))
 
     async def _take_download(self, download: Download) -> DownloadRecord:
@@ -215,7 +220,14 @@ class Tab:
             await download.delete()
 
     async def drain_downloads(self, timeout: float) -> tuple[DownloadRecord, ...]:
-        """Downloads finished within timeout; the others stay for the next capture."""
+        """Downloads finished within timeout; the others stay for the next capture. A click
+        on a download link the page reported is waited for (Chromium announces the download
+        only once it has the response headers)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._downloads_seen < self.downloads_clicked and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        self._downloads_seen = self.downloads_clicked = 0
         tasks, self._download_tasks = self._download_tasks, []
         if not tasks:
             return ()
