@@ -250,9 +250,10 @@ class Walker:
         tag = element.tag
         if not isinstance(tag, str) or tag in SKIP_TAGS or is_hidden(element):
             return
-        if self._set_aside(element, tag):
+        hides = self._hides_text(element, tag)
+        if hides and self._set_aside(element, tag):
             return
-        self._enter_context(element, tag, stack)
+        self._enter_context(element, tag, stack, hides)
         element_id = element.get("id")
         if element_id:
             self.pending_anchors.append(element_id)
@@ -275,7 +276,7 @@ class Walker:
         if element.text:
             self._add_text(element.text)
 
-    def _enter_context(self, element: HtmlElement, tag: str, stack: list) -> None:
+    def _enter_context(self, element: HtmlElement, tag: str, stack: list, hides: bool) -> None:
         """Track where we are (main text, sectioning content) and switch into a boilerplate
         region when the element is one; the matching exits are pushed on the stack."""
         if element is self.page.main:
@@ -286,7 +287,7 @@ class Walker:
             stack.append((self._leave_sectioning, None))
         if self.inline:
             return
-        region = self._region_of(element, tag)
+        region = HIDDEN_REGION if hides else self._region_of(element, tag)
         if region is None or region == self.region:
             return
         self._flush()
@@ -300,15 +301,15 @@ class Walker:
         Not a form control (see rules.HIDDEN_REGION), not a skip link (it shows on focus),
         not what holds the main text, and not again inside the hidden region."""
         return (self.region != HIDDEN_REGION and tag not in CONTROL_TAGS
-                and element not in self.page.main_path and visually_hidden(element)
+                and visually_hidden(element) and element not in self.page.main_path
                 and not (tag == "a" and is_skip_link(element)))
 
     def _set_aside(self, element: HtmlElement, tag: str) -> bool:
-        """Visually hidden text with nothing in it to act on becomes one line of the hidden
-        region, and the paragraph around it reads on unbroken; in an inline walk too (a table
-        cell, a heading), so a hidden instruction reaches neither tables/ nor a file name.
-        True if it was set aside."""
-        if tag in INTERACTIVE_TAGS or not self._hides_text(element, tag):
+        """For a visually hidden element (_hides_text): with nothing in it to act on, its text
+        becomes one line of the hidden region, and the paragraph around it reads on unbroken;
+        in an inline walk too (a table cell, a heading), so a hidden instruction reaches
+        neither tables/ nor a file name. True if it was set aside."""
+        if tag in INTERACTIVE_TAGS:
             return False
         if next(element.iter(*INTERACTIVE_TAGS), None) is not None:
             return False  # walked into the hidden region instead (_region_of), objects and all
@@ -320,11 +321,8 @@ class Walker:
     def _region_of(self, element: HtmlElement, tag: str) -> str | None:
         """The region an element starts: inside a region only a landmark (a nav inside the
         header is the nav); elsewhere also the evidence rules of boilerplate.py. Never an
-        element holding the main text container. Visually hidden text goes to the hidden
-        region wherever it is."""
+        element holding the main text container."""
         page = self.page
-        if self._hides_text(element, tag):
-            return HIDDEN_REGION
         if element in page.main_path:
             return None  # it holds the main text, whatever it calls itself
         page_level = self.sectioning_depth == 0 and not self.in_main
