@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.browser.conftest import TEST_LOAD_TIMEOUT, live_options, locator_of, page_text, run
-from tests.browser.live_site import LiveSite
+from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, DownloadRecord
 from webshellfs.browser.processes import driver_children
 from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
@@ -178,5 +178,17 @@ def test_without_a_downloads_directory_downloads_are_refused(site: LiveSite) -> 
         assert downloads == (
             DownloadRecord(site.url("/report.pdf"), "report.pdf", b"", "downloads are refused"),
         )
+    finally:
+        browser.close_blocking()
+
+
+def test_a_document_over_the_size_limit_is_refused_by_its_declared_size(site: LiveSite) -> None:
+    browser = Browser(live_options(max_body_bytes=10))
+    size = (LIVE_ROOT / "report.pdf").stat().st_size
+    try:
+        with pytest.raises(FetchError) as refused:
+            run(lambda: browser.open(site.url("/report.pdf")))
+        assert str(refused.value) == (
+            f"{site.url('/report.pdf')} is {size} bytes, over the limit of 10")
     finally:
         browser.close_blocking()

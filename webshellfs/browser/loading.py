@@ -125,6 +125,12 @@ async def fetch_raw(
         if 300 <= response.status < 400 and location:
             target = urljoin(target, location)
             continue
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > options.max_body_bytes:
+            # Not read into this process at all (Playwright's driver has it buffered already).
+            await response.dispose()
+            raise FetchError(f"{url} is {declared} bytes, over the limit of "
+                             f"{options.max_body_bytes}")
         body = await response.body()
         if len(body) > options.max_body_bytes:
             raise FetchError(f"{url} is larger than {options.max_body_bytes} bytes")
