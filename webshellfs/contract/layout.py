@@ -202,7 +202,7 @@ def _render_map(
         out.append(entry)
     regions = [i for i, s in enumerate(page.sections) if s.kind == "boilerplate"]
     if regions:
-        out += ["", "## boilerplate/ (page chrome, kept out of content/)"]
+        out += ["", "## boilerplate/ (page chrome and hidden text, kept out of content/)"]
         for index in regions:
             line_count = files[paths[index]].count(b"\n")
             entry = f"{paths[index].removeprefix('boilerplate/')}  {_lines(line_count)}"
