@@ -344,7 +344,9 @@ def test_lookup_gives_matching_cells_with_their_rows_and_actions(tmp_path: Path)
             '  A0002: click "Add medium"\n'
         )
         by_number = await engine.command("lookup N0001/T01 row=1", "s1")
-        assert by_number.text.splitlines()[1] == '2 of 4 cells match row="1" in N0001/tables/T01.cells'
+        lines = by_number.text.splitlines()
+        assert lines[1] == '2 of 4 cells match row="1" in N0001/tables/T01.cells'
+        assert sum(line.startswith("  row 1:") for line in lines) == 1  # once per row
         none = await engine.command("lookup N0001 T01 row=Huge", "s1")
         assert none.text.splitlines()[1:] == [
             '0 of 4 cells match row="Huge" in N0001/tables/T01.cells',

@@ -124,13 +124,18 @@ def lookup_cells(store: Store, command: ctl.Lookup) -> str:
         rows.setdefault(cell.get("row", ""), []).append(cell)
     labels = _ref_labels(store.page_meta(command.page))
     out = [head]
+    shown_rows: set[str] = set()
     for cell in matches[:LOOKUP_SHOWN]:
         out.append(
             f"{cell.get('cell', '')}  {cell.get('row_label', '')} × {cell.get('col_label', '')}"
             f" = {cell.get('value', '')}"
         )
-        row = rows.get(cell.get("row", ""), [])
-        out.append(f"  row {cell.get('row', '')}: " + " | ".join(_cell_pair(c) for c in row))
+        number = cell.get("row", "")
+        if number in shown_rows:
+            continue  # the row's context was printed under its first matching cell
+        shown_rows.add(number)
+        row = rows.get(number, [])
+        out.append(f"  row {number}: " + " | ".join(_cell_pair(c) for c in row))
         refs = sorted({ref for c in row for ref in c.get("refs", "").split()})
         out += [f"  {ref}: {labels.get(ref, '')}".rstrip() for ref in refs]
     if len(matches) > LOOKUP_SHOWN:
