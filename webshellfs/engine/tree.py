@@ -108,6 +108,9 @@ class TreeView:
         self._page_entries: list[Entry] = []
         self._pages_tsv = b""
         self._pages_mtime = self.started_ns
+        # Log and search files never change once written: their entries are made once, so
+        # listing _log/ costs one query however long the log grows (it runs on the FUSE thread).
+        self._record_entries: dict[str, Entry] = {}
 
     def touched(self) -> None:
         self._changed_ns = time.time_ns()
@@ -166,6 +169,18 @@ class TreeView:
         found = None if number is None else self.store.search_text(number)
         return None if found is None else (found[0].encode("utf-8"), found[1])
 
+    def _record_entry(self, top: str, name: str) -> Entry | None:
+        path = f"{top}/{name}"
+        known = self._record_entries.get(path)
+        if known is not None:
+            return known
+        found = (self._log_file if top == LOG_DIR else self._search_file)(name)
+        if found is None:
+            return None
+        entry = Entry(name, path, False, len(found[0]), found[1], True)
+        self._record_entries[path] = entry
+        return entry
+
     def entry(self, path: str) -> Entry | None:
         path = path.strip("/")
         if not path:
@@ -179,8 +194,7 @@ class TreeView:
             record = self.page(PageId(top)) if parse_page_id(top) else None
             return None if record is None else Entry(top, top, True, 0, record.created_ns, True)
         if top in (LOG_DIR, SEARCH_DIR):
-            found = (self._log_file if top == LOG_DIR else self._search_file)(rest)
-            return None if found is None else Entry(rest, path, False, len(found[0]), found[1], True)
+            return self._record_entry(top, rest)
         tree = self._tree(top)
         return None if tree is None else tree.entry(rest)
 
