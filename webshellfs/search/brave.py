@@ -5,6 +5,8 @@ The key comes from BRAVE_API_KEY; `brave=URL` points at another endpoint (tests,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
 
 from webshellfs.config import Settings
 from webshellfs.search.base import SearchResult, api_key, hits_from, ranked, refusal, request_json
@@ -15,13 +17,12 @@ ENDPOINT = "https://api.search.brave.com/res/v1/web/search"
 MAX_COUNT = 20  # the API's ceiling for `count`
 
 
+@dataclass(frozen=True)
 class BraveBackend:
-    name = NAME
-
-    def __init__(self, key: str, endpoint: str, timeout: float) -> None:
-        self.key = key
-        self.endpoint = endpoint
-        self.timeout = timeout
+    key: str
+    endpoint: str
+    timeout: float
+    name: ClassVar[str] = NAME
 
     async def search(self, query: str, limit: int) -> list[SearchResult]:
         data = await request_json(

@@ -5,6 +5,8 @@ The key comes from SERPER_API_KEY; `serper=URL` points at another endpoint (test
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
 
 from webshellfs.config import Settings
 from webshellfs.search.base import SearchResult, api_key, hits_from, ranked, refusal, request_json
@@ -14,13 +16,12 @@ KEY_VARIABLE = "SERPER_API_KEY"
 ENDPOINT = "https://google.serper.dev/search"
 
 
+@dataclass(frozen=True)
 class SerperBackend:
-    name = NAME
-
-    def __init__(self, key: str, endpoint: str, timeout: float) -> None:
-        self.key = key
-        self.endpoint = endpoint
-        self.timeout = timeout
+    key: str
+    endpoint: str
+    timeout: float
+    name: ClassVar[str] = NAME
 
     async def search(self, query: str, limit: int) -> list[SearchResult]:
         data = await request_json(
