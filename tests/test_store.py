@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.tmpfs import resize, tiny_tmpfs
 from webshellfs.errors import CacheLocked, StoreError
 from webshellfs.store import SCHEMA_VERSION, Store
 
@@ -194,6 +195,7 @@ def test_a_version_1_cache_is_upgraded_in_place(tmp_path: Path) -> None:
         add(store, url="http://x.org/a")
     with sqlite3.connect(path) as db:
         db.execute("DROP TABLE page_urls")
+        db.execute("DROP TABLE running")
         db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with Store(path) as store:
         add(store, url="http://x.org/b", also_url="http://x.org/old-b")
@@ -201,7 +203,7 @@ def test_a_version_1_cache_is_upgraded_in_place(tmp_path: Path) -> None:
             "N0001", "N0002"
         ]
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
 
 
 def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:
@@ -294,3 +296,72 @@ def test_a_writer_killed_mid_page_leaves_no_half_page(tmp_path: Path) -> None:
         assert store.page_files("N0002") == []
         assert add(store) == "N0002"
         assert [f.relpath for f in store.page_files("N0002")] == sorted(FILES)
+
+
+def test_a_command_left_running_by_a_killed_daemon_is_logged_as_interrupted(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        for request_id, command in (("R0001", "open http://x.org/"), ("R0002", "retrieve gardens")):
+            assert store.reserve_request_id() == request_id
+            store.begin_command(request_id, "s1", command)
+        store.add_log("R0001", "s1", "open http://x.org/", "ok", "R0001 ok: open http://x.org/\n")
+        assert store.log_numbers() == [1]  # R0002 never answered, as if the daemon died here
+    with Store(path) as store:
+        assert store.log_numbers() == [1, 2]
+        record = store.log_record(2)
+        assert record is not None
+        assert (record.session, record.command, record.outcome) == ("s1", "retrieve gardens", "failed")
+        assert record.text == (
+            "R0002 failed: retrieve gardens\nthe daemon stopped before this command finished (it "
+            "was killed or crashed), so it was never answered; pages it stored before that are "
+            "listed in _pages.tsv, whole. Run it again if it is still needed.\n"
+        )
+        assert store.reserve_request_id() == "R0003"
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM running").fetchone() == (0,)
+
+
+def _fill(store: Store, tag: str) -> tuple[list[str], StoreError]:
+    """Add incompressible 64 KiB pages until the store refuses one."""
+    stored: list[str] = []
+    for number in range(1000):
+        noise = os.urandom(64 * 1024)
+        try:
+            stored.append(add(store, {**FILES, "content/02-noise.md": noise}, url=f"http://x.org/{tag}{number}"))
+        except StoreError as error:
+            return stored, error
+    raise AssertionError("the disk never filled")
+
+
+def test_a_full_disk_fails_the_write_with_its_reason_and_keeps_every_page(tmp_path: Path) -> None:
+    with tiny_tmpfs(tmp_path / "tiny", "1m") as tiny:
+        path = tiny / "cache.sqlite"
+        store = Store(path)
+        stored, error = _fill(store, "a")
+        assert len(stored) >= 3
+        failed_url = f"http://x.org/a{len(stored)}"
+        assert str(error) == (
+            f"the disk holding the cache {path} is full, so the page of {failed_url} was not "
+            "stored; the pages stored before stay readable. Free some space there (or mount "
+            "again with --cache on a larger disk) and run the command again"
+        )
+        assert [r.page_id for r in store.pages()] == stored
+        for page in stored:
+            assert store.read_file(page, "content/01-a.md") == b"# A\nalpha\n"
+            assert len(store.read_file(page, "content/02-noise.md") or b"") == 64 * 1024
+        with pytest.raises(StoreError, match="^the disk holding the cache .* is full, so the search results"):
+            for _ in range(100):  # a search report is small: some may still fit
+                store.add_search("gardens", lambda search_id: "x" * 60_000)
+        store.close()  # no room to checkpoint: the WAL is kept, and the lock released anyway
+
+        with Store(path) as reopened:  # on the still-full disk: every page is there
+            assert [r.page_id for r in reopened.pages()] == stored
+            with pytest.raises(StoreError, match="is full"):
+                add(reopened, {**FILES, "content/02-noise.md": os.urandom(64 * 1024)})
+            resize(tiny, "4m")
+            assert add(reopened, url="http://x.org/after") == f"N{len(stored) + 1:04d}"
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            assert db.execute("SELECT count(*) FROM pages").fetchone() == (len(stored) + 1,)
+            orphans = db.execute("SELECT count(*) FROM files WHERE page NOT IN (SELECT number FROM pages)")
+            assert orphans.fetchone() == (0,)

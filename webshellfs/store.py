@@ -6,6 +6,11 @@ Invariants:
   number, and numbers are never reused (AUTOINCREMENT keeps the high-water mark).
 - File contents live in `blobs`, once per content hash, so states share unchanged files.
 - One process owns a cache file at a time: an exclusive `flock` on `<cache>.lock`.
+- A command is noted as running when it starts and the note is replaced by its log record when
+  it ends, in one transaction; a note found at open belongs to a command the daemon never
+  finished (killed, crashed), and becomes a log record saying so. Its request number stays used.
+- A full disk is a StoreError that says so; the write is rolled back whole and every page
+  stored before stays readable (a full disk only stops writes, WAL reads need no space).
 - The API is synchronous and short. Reads are point queries on indexes and run on whichever
   thread asks, each thread on its own read-only connection, so the FUSE thread never waits for
   a worker's read; WAL serves them all while a write runs. Writes share one connection behind
@@ -14,9 +19,12 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -40,7 +48,9 @@ __all__ = [
     "format_search_id",
 ]
 
-SCHEMA_VERSION = 2
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 3
 
 # The other URLs a page answers for (the URL asked for, when a redirect ended elsewhere), so a
 # later retrieve of the same search result finds the page instead of fetching it again.
@@ -51,8 +61,17 @@ CREATE TABLE page_urls (
     PRIMARY KEY (url, page)
 ) WITHOUT ROWID;
 """
+# Commands started and not yet answered (see the module docstring).
+_RUNNING = """
+CREATE TABLE running (
+    number INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    command TEXT NOT NULL,
+    created_ns INTEGER NOT NULL
+);
+"""
 # version → the script that brings a cache of that version to the next one.
-_MIGRATIONS = {1: _PAGE_URLS}
+_MIGRATIONS = {1: _PAGE_URLS, 2: _RUNNING}
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -94,7 +113,14 @@ CREATE TABLE searches (
     text TEXT NOT NULL,
     created_ns INTEGER NOT NULL
 );
-""" + _PAGE_URLS
+""" + _PAGE_URLS + _RUNNING
+
+SQLITE_FULL = 13  # primary result code: "database or disk is full"
+INTERRUPTED = (
+    "the daemon stopped before this command finished (it was killed or crashed), so it was "
+    "never answered; pages it stored before that are listed in _pages.tsv, whole. Run it again "
+    "if it is still needed."
+)
 
 
 def format_request_id(number: int) -> str:
@@ -167,6 +193,24 @@ class _Connection(sqlite3.Connection):
     """A plain connection that can be weakly referenced (so a store can close its readers)."""
 
 
+def _disk_full(error: BaseException) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return (code is not None and code & 0xFF == SQLITE_FULL) or (
+        isinstance(error, OSError) and error.errno == errno.ENOSPC
+    )
+
+
+def _write_error(path: Path, what: str, error: BaseException) -> StoreError:
+    """The StoreError for a failed write of `what`; a full disk gets a message of its own."""
+    if _disk_full(error):
+        return StoreError(
+            f"the disk holding the cache {path} is full, so {what} was not stored; the pages "
+            "stored before stay readable. Free some space there (or mount again with --cache on "
+            "a larger disk) and run the command again"
+        )
+    return StoreError(f"cannot write {what} to the cache {path}: {error}")
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(
         path, isolation_level=None, check_same_thread=False, timeout=30, factory=_Connection
@@ -195,8 +239,12 @@ class Store:
             raise
         self._write_lock = threading.Lock()
         self._ids_lock = threading.Lock()
-        last_log = self._writer.execute("SELECT max(number) FROM log").fetchone()[0]
-        self._next_request = (last_log or 0) + 1
+        self._settle_interrupted()
+        last = self._writer.execute(
+            "SELECT max(coalesce((SELECT max(number) FROM log), 0), "
+            "coalesce((SELECT max(number) FROM running), 0))"
+        ).fetchone()[0]
+        self._next_request = last + 1
         self.generation = 0  # bumped on every page write, so callers can cache listings
 
     def _prepare_schema(self) -> None:
@@ -235,6 +283,31 @@ class Store:
             )
             version += 1
 
+    def _settle_interrupted(self) -> None:
+        """Log the commands a previous daemon started and never answered. On a full disk they
+        stay noted (and their numbers used) until a later open can write them."""
+        db = self._writer
+        running = db.execute(
+            "SELECT number, session, command, created_ns FROM running ORDER BY number"
+        ).fetchall()
+        if not running:
+            return
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for number, session, command, created_ns in running:
+                text = f"{format_request_id(number)} failed: {command}\n{INTERRUPTED}\n"
+                db.execute(
+                    "INSERT OR IGNORE INTO log(number, session, command, outcome, response, "
+                    "created_ns) VALUES (?, ?, ?, 'failed', ?, ?)",
+                    (number, session, command, text, created_ns),
+                )
+            db.execute("DELETE FROM running")
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            log.warning("%s", _write_error(self.path, "the record of interrupted commands", error))
+
     def _release(self) -> None:
         for reader in list(self._readers):
             reader.close()
@@ -249,7 +322,12 @@ class Store:
         if self._lock_fd < 0:
             return
         with self._write_lock:
-            self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try:
+                self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as error:
+                # The WAL is as durable as the main file: the next open reads it.
+                log.warning("the cache %s was closed without a checkpoint (%s); its write-ahead "
+                            "log is kept and read at the next open", self.path, error)
             self._release()
 
     def __enter__(self) -> Self:
@@ -305,7 +383,7 @@ class Store:
                 if db.in_transaction:  # SQLite may have rolled back already (disk full…)
                     db.execute("ROLLBACK")
                 if isinstance(error, sqlite3.Error):
-                    raise StoreError(f"cannot write to the cache {self.path}: {error}") from error
+                    raise _write_error(self.path, f"the page of {url}", error) from error
                 raise
             self.generation += 1
         return PageRecord(number, parent, via, status, title, url, created_ns)
@@ -323,9 +401,12 @@ class Store:
 
     def set_status(self, page: PageId, status: str) -> None:
         with self._write_lock:
-            self._writer.execute(
-                "UPDATE pages SET status = ? WHERE number = ?", (status, _page_number(page))
-            )
+            try:
+                self._writer.execute(
+                    "UPDATE pages SET status = ? WHERE number = ?", (status, _page_number(page))
+                )
+            except sqlite3.Error as error:
+                raise _write_error(self.path, f"the status of {page}", error) from error
             self.generation += 1
 
     def reserve_request_id(self) -> str:
@@ -335,14 +416,38 @@ class Store:
             self._next_request += 1
         return format_request_id(number)
 
+    def begin_command(self, request_id: str, session: str, command: str) -> None:
+        """Note a command as running until add_log answers it (see the module docstring)."""
+        with self._write_lock:
+            try:
+                self._writer.execute(
+                    "INSERT INTO running(number, session, command, created_ns) VALUES (?, ?, ?, ?)",
+                    (int(request_id[1:]), session, command, time.time_ns()),
+                )
+            except sqlite3.Error as error:
+                raise _write_error(self.path, f"the start of {request_id}", error) from error
+
     def add_log(self, request_id: str, session: str, command: str, outcome: str, text: str) -> LogRecord:
+        """Keep a command's response as its log record, replacing its running note."""
         record = LogRecord(int(request_id[1:]), session, command, outcome, text, time.time_ns())
         with self._write_lock:
-            self._writer.execute(
-                "INSERT INTO log(number, session, command, outcome, response, created_ns) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (record.number, session, command, outcome, text, record.created_ns),
-            )
+            db = self._writer
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute(
+                    "INSERT INTO log(number, session, command, outcome, response, created_ns) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (record.number, session, command, outcome, text, record.created_ns),
+                )
+                db.execute("DELETE FROM running WHERE number = ?", (record.number,))
+                db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                # It was answered, only not kept: never report it as interrupted later.
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("DELETE FROM running WHERE number = ?", (record.number,))
+                raise _write_error(self.path, f"the response of {request_id}", error) from error
         return record
 
     def add_search(self, query: str, render: Callable[[str], str]) -> str:
@@ -358,9 +463,11 @@ class Store:
                     (number, query, render(search_id), time.time_ns()),
                 )
                 db.execute("COMMIT")
-            except BaseException:
+            except BaseException as error:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise _write_error(self.path, "the search results", error) from error
                 raise
         return search_id
 

@@ -222,6 +222,8 @@ class Engine:
         web work: the outcome says. The response is kept for the session and in `_log/`."""
         request_id = self.store.reserve_request_id()
         shown = _request_line(line)
+        # Noted as running, so a daemon killed before it answers still says so in _log/ later.
+        await self._log_write(self.store.begin_command, request_id, session, shown)
         deadline = self.settings.command_deadline
         outcome, body = Outcome.OK, ""
         try:
@@ -239,13 +241,20 @@ class Engine:
         self._responses[session] = response
         self.tree.touched()
         with trio.CancelScope(shield=True):
-            try:
-                await trio.to_thread.run_sync(
-                    self.store.add_log, request_id, session, shown, outcome.value, response.text
-                )
-            except Exception:
-                log.exception("could not write %s to the log", request_id)
+            await self._log_write(
+                self.store.add_log, request_id, session, shown, outcome.value, response.text
+            )
         return response
+
+    async def _log_write(self, write: Callable[..., object], *args: str) -> None:
+        """A write to the command log; when the store cannot take it (a full disk) the command
+        still runs and answers, and only the daemon's log says the record is missing."""
+        try:
+            await trio.to_thread.run_sync(write, *args)
+        except StoreError as error:
+            log.warning("%s", error)
+        except Exception:
+            log.exception("could not write %s to the log", args[0])
 
     async def _run(self, line: str | bytes) -> str:
         try:
