@@ -30,6 +30,9 @@ def _mount_parser() -> argparse.ArgumentParser:
                         "CDP or a Playwright server, or fetch over plain HTTP with no live pages")
     parser.add_argument("--chromium", default=DEFAULT_CHROMIUM,
                         help=f"Chromium binary for --browser local (default {DEFAULT_CHROMIUM})")
+    parser.add_argument("--profile", default="", metavar="NAME",
+                        help="keep the browser's cookies and storage (logins) across mounts in "
+                        "the profile NAME, stored readable by you only (default: none)")
     parser.add_argument("--allow-private", action="store_true",
                         help="allow fetching loopback and private-network addresses")
     parser.add_argument("--allow-link-local", action="store_true",
@@ -94,6 +97,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         foreground=args.foreground,
         debug=args.debug,
         command_deadline=args.deadline,
+        profile=args.profile,
     )
 
 
@@ -104,7 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_compile(argv[1:])
         from webshellfs import mount
 
-        return mount.run(settings_from_args(_mount_parser().parse_args(argv)))
+        parser = _mount_parser()
+        args = parser.parse_args(argv)
+        if args.profile and args.browser == "http":
+            parser.error("--profile keeps a browser's cookies: it needs a browser, "
+                         "not --browser http")
+        return mount.run(settings_from_args(args))
     except (WebshellError, OSError) as exc:
         print(f"webshellfs: {exc}", file=sys.stderr)
         return 1

@@ -32,6 +32,8 @@ class Settings:
         max_page_bytes: responses larger than this are refused.
         ignore_robots: retrieve fetches results even where robots.txt disallows it.
         fetches_per_host: how many results of one retrieve are fetched at once from one host.
+        profile: the browser profile whose cookies and storage are kept across mounts
+            ("" = none: the browser forgets them at unmount).
     """
 
     mountpoint: Path
@@ -48,3 +50,4 @@ class Settings:
     max_page_bytes: int = 50 * 1024 * 1024
     ignore_robots: bool = False
     fetches_per_host: int = 2
+    profile: str = ""

@@ -116,3 +116,31 @@ def test_open_and_execute_through_a_playwright_server(
         assert "Results for tides" in page_text(result)
     finally:
         browser.close_blocking()
+
+
+def test_a_profile_works_with_a_remote_browser(
+    remote_chromium: tuple[str, str], site: LiveSite, tmp_path: Path
+) -> None:
+    """The storage state is loaded into and saved from our own context in the remote browser;
+    the file stays on this machine, so a login made remotely is there for a local browser."""
+    endpoint, _ = remote_chromium
+    profile = tmp_path / "profiles" / "remote"
+    remote = Browser(live_options(mode="cdp", endpoint=endpoint, profile_dir=profile))
+    try:
+        login = run(lambda: remote.open(site.url("/login.html")))
+        run(lambda: remote.execute(login.tab_id, locator_of(login, "//form"), "submit",
+                                   {"user": "carol", "password": "secret"}))
+    finally:
+        remote.close_blocking()
+    local = Browser(live_options(profile_dir=profile))
+    try:
+        account = run(lambda: local.open(site.url("/account")))
+        assert "Signed in as carol." in page_text(account)
+    finally:
+        local.close_blocking()
+    remote_again = Browser(live_options(mode="cdp", endpoint=endpoint, profile_dir=profile))
+    try:
+        account = run(lambda: remote_again.open(site.url("/account")))
+        assert "Signed in as carol." in page_text(account)
+    finally:
+        remote_again.close_blocking()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from webshellfs.browser.profile import profile_dir
 from webshellfs.config import Settings
 from webshellfs.errors import UsageError
 from webshellfs.fetch.policy import AddressRules
@@ -41,6 +42,8 @@ class BrowserOptions:
             and replace what hung; past that the caller stops waiting and kills the browser.
         downloads_dir: where Chromium may put downloads before we read them; None refuses them.
         max_body_bytes: cap on a captured response or download body.
+        profile_dir: the browser profile (profile.py) whose cookies and storage this browser
+            loads and keeps; None keeps nothing after the browser closes.
     """
 
     mode: str = "local"
@@ -56,6 +59,7 @@ class BrowserOptions:
     recovery_grace: float = 15.0
     downloads_dir: Path | None = None
     max_body_bytes: int = 50 * 1024 * 1024
+    profile_dir: Path | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> BrowserOptions:
@@ -69,6 +73,7 @@ class BrowserOptions:
             load_timeout=settings.fetch_timeout,
             downloads_dir=settings.cache.parent / "downloads",
             max_body_bytes=settings.max_page_bytes,
+            profile_dir=profile_dir(settings.profile) if settings.profile else None,
         )
 
     @property

@@ -16,6 +16,7 @@ from webshellfs.browser.bridge import BrowserLoop, LoopStuck
 from webshellfs.browser.options import BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.processes import ChromiumProcesses
+from webshellfs.browser.profile import Profile
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.session import LAUNCH_TIMEOUT, Session
 from webshellfs.errors import FetchError, FetchTimeout
@@ -29,9 +30,15 @@ class Browser:
     """A live browser for one mount: `open`, `execute`, `navigate`, `focus`, `close_tab`."""
 
     def __init__(self, options: BrowserOptions, policy: NetworkPolicy | None = None) -> None:
-        """policy: the network policy for every request; by default the options' one."""
+        """policy: the network policy for every request; by default the options' one. With a
+        profile, it is taken for this browser at once (UsageError if another mount has it)
+        and given back when the browser closes."""
         self.options = options
         self._policy = policy
+        self._profile: Profile | None = None
+        if options.profile_dir is not None:
+            self._profile = Profile(options.profile_dir)
+            self._profile.lock()
         self._loop: BrowserLoop | None = None
         self._session: Session | None = None
         self._tab_numbers = itertools.count(1)
@@ -39,7 +46,7 @@ class Browser:
     def _started(self) -> tuple[BrowserLoop, Session]:
         if self._loop is None or self._session is None:
             self._loop = BrowserLoop()
-            self._session = Session(self.options, self._policy, self._tab_numbers)
+            self._session = Session(self.options, self._policy, self._tab_numbers, self._profile)
         return self._loop, self._session
 
     async def _call(self, make: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
@@ -68,20 +75,21 @@ class Browser:
 
     async def open(self, url: str) -> TabCapture:
         """Load url in a new tab and capture it (tab_id is "" for a non-HTML response)."""
-        return await self._call(lambda s: s.open(url))
+        return await self._call(lambda s: s.saving_profile(s.open(url)))
 
     async def execute(
         self, tab_id: str, locator: str, operation: str, values: Mapping[str, str] | None = None
     ) -> TabCapture:
         """Run operation (click, fill, select, check, uncheck, submit, enter, navigate…) on the
         element with that locator (a data-wsfs-id, or an XPath from a static compile)."""
-        return await self._call(lambda s: s.execute(tab_id, locator, operation, values or {}))
+        return await self._call(
+            lambda s: s.saving_profile(s.execute(tab_id, locator, operation, values or {})))
 
     async def navigate(self, tab_id: str, url: str) -> TabCapture:
-        return await self._call(lambda s: s.navigate(tab_id, url))
+        return await self._call(lambda s: s.saving_profile(s.navigate(tab_id, url)))
 
     async def focus(self, tab_id: str) -> TabCapture:
-        return await self._call(lambda s: s.focus(tab_id))
+        return await self._call(lambda s: s.saving_profile(s.focus(tab_id)))
 
     async def close_tab(self, tab_id: str) -> None:
         await self._call(lambda s: s.close_tab(tab_id))
@@ -90,28 +98,39 @@ class Browser:
         return await self._call(lambda s: s.tabs())
 
     async def aclose(self) -> None:
-        """Close the browser; afterwards no Chromium process of ours is left."""
+        """Close the browser (saving its profile); afterwards no Chromium process of ours is
+        left, and the profile is free for another mount."""
         loop, session = self._loop, self._session
-        if loop is None or session is None:
-            return
         try:
-            await loop.run(session.close(), CLOSE_DEADLINE)
-        except LoopStuck:
-            self._abandon(loop, session, wedged=True)
-            return
-        self._abandon(loop, session)
+            if loop is None or session is None:
+                return
+            try:
+                await loop.run(session.close(), CLOSE_DEADLINE)
+            except LoopStuck:
+                self._abandon(loop, session, wedged=True)
+                return
+            self._abandon(loop, session)
+        finally:
+            self._release_profile()
 
     def close_blocking(self) -> None:
         """aclose() for code without a trio loop (test teardown, benchmarks)."""
         loop, session = self._loop, self._session
-        if loop is None or session is None:
-            return
         try:
-            loop.run_blocking(session.close(), CLOSE_DEADLINE)
-        except TimeoutError:
-            self._abandon(loop, session, wedged=True)
-            return
-        self._abandon(loop, session)
+            if loop is None or session is None:
+                return
+            try:
+                loop.run_blocking(session.close(), CLOSE_DEADLINE)
+            except TimeoutError:
+                self._abandon(loop, session, wedged=True)
+                return
+            self._abandon(loop, session)
+        finally:
+            self._release_profile()
+
+    def _release_profile(self) -> None:
+        if self._profile is not None:
+            self._profile.unlock()
 
     @property
     def processes(self) -> ChromiumProcesses:

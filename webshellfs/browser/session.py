@@ -32,6 +32,7 @@ from webshellfs.browser.processes import (
     marker_environment,
     new_marker,
 )
+from webshellfs.browser.profile import Profile
 from webshellfs.browser.records import TabCapture
 from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK, page_guard
 from webshellfs.browser.tab import MAX_DIALOGS, Tab, in_background, without_fragment
@@ -45,6 +46,7 @@ CLOSE_TIMEOUT = 5.0
 RESPONSIVE_TIMEOUT = 1.0
 NEW_TAB_TIMEOUT = 15.0
 LAUNCH_TIMEOUT = 30.0
+PROFILE_TIMEOUT = 5.0
 
 
 def first_line(error: BaseException) -> str:
@@ -59,10 +61,13 @@ class Session:
         options: BrowserOptions,
         policy: NetworkPolicy | None = None,
         tab_numbers: Iterator[int] | None = None,
+        profile: Profile | None = None,
     ) -> None:
         """tab_numbers: where tab ids come from; a replacement session continues the old
-        one's numbering, so a tab id never names two different tabs."""
+        one's numbering, so a tab id never names two different tabs. profile: where cookies and
+        storage are loaded from into each new context, and saved to after every call."""
         self.options = options
+        self.profile = profile
         self.processes = ChromiumProcesses(new_marker())
         self.policy = policy or NetworkPolicy(options.rules)
         self._playwright: Playwright | None = None
@@ -156,11 +161,39 @@ class Session:
         """(tab id, current URL) of every live tab, least recently used first."""
         return self._pool.listing()
 
+    async def saving_profile(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run one call, then save the context's cookies and storage to the profile (also
+        after a failed call: a login may have happened before the failure)."""
+        try:
+            result = await work
+        except Exception:
+            await self._save_profile()
+            raise
+        await self._save_profile()
+        return result
+
+    async def _save_profile(self) -> None:
+        context = self._context
+        if self.profile is None or context is None:
+            return
+        try:
+            try:
+                state = await asyncio.wait_for(context.storage_state(indexed_db=True),
+                                               PROFILE_TIMEOUT)
+            except PlaywrightError:
+                # IndexedDB with typed arrays cannot be saved; cookies and localStorage can.
+                state = await asyncio.wait_for(context.storage_state(), PROFILE_TIMEOUT)
+            self.profile.save(dict(state))
+        except (TimeoutError, PlaywrightError, OSError) as error:
+            self._notes.append(f"the browser profile {self.profile.name!r} could not be saved "
+                               f"({first_line(error)}); it keeps its previous cookies and storage")
+
     async def close(self) -> None:
         """Close everything; for a local browser no process of ours survives this."""
         if self._spare is not None:
             self._spare.cancel()
             self._spare = None
+        await self._save_profile()
         self._pool.forget_all("the browser was closed")
         if self._context is not None:
             with suppress(Exception):
@@ -239,6 +272,7 @@ class Session:
         context = await browser.new_context(
             accept_downloads=self.options.downloads_dir is not None,
             service_workers="block",
+            storage_state=self.profile.load() if self.profile is not None else None,  # type: ignore[arg-type]
         )
         await context.add_init_script(MUTATION_CLOCK)
         await context.add_init_script(page_guard(MAX_DIALOGS))
