@@ -321,6 +321,17 @@ def test_a_command_left_running_by_a_killed_daemon_is_logged_as_interrupted(tmp_
         assert db.execute("SELECT count(*) FROM running").fetchone() == (0,)
 
 
+def test_a_new_daemon_has_no_tabs_so_every_page_is_stored_at_open(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        add(store)
+        add(store)
+        store.set_status("N0001", "live")
+        store.set_status("N0002", "active")
+    with Store(path) as store:
+        assert [(r.page_id, r.status) for r in store.pages()] == [("N0001", "stored"), ("N0002", "stored")]
+
+
 def _fill(store: Store, tag: str) -> tuple[list[str], StoreError]:
     """Add incompressible 64 KiB pages until the store refuses one."""
     stored: list[str] = []

@@ -9,6 +9,7 @@ Invariants:
 - A command is noted as running when it starts and the note is replaced by its log record when
   it ends, in one transaction; a note found at open belongs to a command the daemon never
   finished (killed, crashed), and becomes a log record saying so. Its request number stays used.
+  A new daemon has no browser tabs, so at open every page's status becomes `stored`.
 - A full disk is a StoreError that says so; the write is rolled back whole and every page
   stored before stays readable (a full disk only stops writes, WAL reads need no space).
 - The API is synchronous and short. Reads are point queries on indexes and run on whichever
@@ -115,6 +116,7 @@ CREATE TABLE searches (
 );
 """ + _PAGE_URLS + _RUNNING
 
+STORED = "stored"  # the status of a page in no browser tab
 SQLITE_FULL = 13  # primary result code: "database or disk is full"
 INTERRUPTED = (
     "the daemon stopped before this command finished (it was killed or crashed), so it was "
@@ -239,7 +241,7 @@ class Store:
             raise
         self._write_lock = threading.Lock()
         self._ids_lock = threading.Lock()
-        self._settle_interrupted()
+        self._settle_previous_daemon()
         last = self._writer.execute(
             "SELECT max(coalesce((SELECT max(number) FROM log), 0), "
             "coalesce((SELECT max(number) FROM running), 0))"
@@ -283,14 +285,17 @@ class Store:
             )
             version += 1
 
-    def _settle_interrupted(self) -> None:
-        """Log the commands a previous daemon started and never answered. On a full disk they
-        stay noted (and their numbers used) until a later open can write them."""
+    def _settle_previous_daemon(self) -> None:
+        """What a previous daemon left: commands it started and never answered are logged as
+        interrupted, and no page is in a tab (a new daemon has none yet), so every page's
+        status is `stored`. On a full disk this waits for a later open; the request numbers
+        noted stay used meanwhile."""
         db = self._writer
         running = db.execute(
             "SELECT number, session, command, created_ns FROM running ORDER BY number"
         ).fetchall()
-        if not running:
+        in_tabs = db.execute("SELECT 1 FROM pages WHERE status != ? LIMIT 1", (STORED,)).fetchone()
+        if not running and not in_tabs:
             return
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -302,11 +307,12 @@ class Store:
                     (number, session, command, text, created_ns),
                 )
             db.execute("DELETE FROM running")
+            db.execute("UPDATE pages SET status = ? WHERE status != ?", (STORED, STORED))
             db.execute("COMMIT")
         except sqlite3.Error as error:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            log.warning("%s", _write_error(self.path, "the record of interrupted commands", error))
+            log.warning("%s", _write_error(self.path, "what the previous daemon left", error))
 
     def _release(self) -> None:
         for reader in list(self._readers):
@@ -344,7 +350,7 @@ class Store:
         *,
         title: str,
         url: str,
-        status: str = "stored",
+        status: str = STORED,
         parent: str = "",
         via: str = "",
         meta: Mapping[str, Any] | None = None,
