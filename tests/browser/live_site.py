@@ -22,6 +22,8 @@ LIVE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "site" / "live"
 TOTAL_ITEMS = 40
 SESSION_TOKEN = "s3ss10n-alice"
 PASSWORD = "secret"
+# What /export sends as an attachment (a download, not a page).
+EXPORT_CSV = b"order,item,total\n1001,Trail shoe,45 EUR\n1002,Rain jacket,80 EUR\n"
 
 
 def page(title: str, body: str) -> bytes:
@@ -49,6 +51,7 @@ class _Handler(SimpleHTTPRequestHandler):
             "/never": self._never,
             "/ssrf": self._ssrf,
             "/redirect": self._redirect,
+            "/export": self._export,
         }
         route = routes.get(parts.path)
         if parts.path.startswith("/hostile/"):
@@ -116,6 +119,14 @@ class _Handler(SimpleHTTPRequestHandler):
         names = [{"name": f"Item {n}"} for n in range(offset + 1, min(offset + limit, TOTAL_ITEMS) + 1)]
         data = {"items": names, "more": offset + limit < TOTAL_ITEMS}
         self._send(HTTPStatus.OK, "application/json", json.dumps(data).encode("utf-8"))
+
+    def _export(self, query: dict[str, list[str]]) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/csv")
+        self.send_header("Content-Disposition", 'attachment; filename="orders.csv"')
+        self.send_header("Content-Length", str(len(EXPORT_CSV)))
+        self.end_headers()
+        self.wfile.write(EXPORT_CSV)
 
     def _hostile(self, name: str, query: dict[str, list[str]]) -> None:
         """A page of hostile_pages; /hostile/loop redirects to itself with a higher count."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.live_site import LiveSite
+from tests.browser.live_site import EXPORT_CSV, LiveSite
 from tests.conftest import chromium_path, fuse_available, require
 from tests.fs.conftest import Mount, sh
 from webshellfs.browser.options import CHROMIUM_ARGS
@@ -142,6 +142,88 @@ def test_load_more_until_item_40_appears(mount: Mount, live: LiveSite) -> None:
     assert clicks == "3"
     assert result.stdout.splitlines()[1] == "40"
     assert status_of(mount, last) == "active"
+
+
+def test_json_the_page_fetched_is_a_resource_and_its_records_a_table(
+    mount: Mount, live: LiveSite
+) -> None:
+    page = opened(mount, live.url("/more.html"))
+    first = live.url("/api/items?offset=0&limit=10")
+    resources = (mount.path / page / "resources.tsv").read_text().splitlines()
+    size = (mount.path / page / "resources" / "R0001.json").stat().st_size
+    assert resources == [
+        "id\turl\tcontent-type\tbytes\tfile",
+        f"R0001\t{first}\tapplication/json\t{size}\tresources/R0001.json",
+    ]
+    assert (mount.path / page / "tables" / "T01.tsv").read_text().splitlines() == [
+        "name", *(f"Item {n}" for n in range(1, 11))]
+    assert sh(f"grep -h '^T01' {mount.path}/{page}/_map.md").stdout == (
+        'T01  11×1 "items"  from resources/R0001.json\n')
+    state = result_page(ctl(mount, f"execute {page} A0001"))
+    assert sh(f"grep -h 'Item 1[12]' {mount.path}/{state}/tables/T01.cells").stdout == (
+        "r2c1\t2\tItem 11\tname\tItem 11\t\nr3c1\t3\tItem 12\tname\tItem 12\t\n")
+
+
+def test_a_download_is_stored_as_a_resource_of_the_state(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live.url("/downloads.html"))
+    assert sh(f"cut -f1-3 {mount.path}/{page}/actions.tsv").stdout == (
+        "id\tkind\tlabel\nA0001\tclick\tExport orders\n")
+    lines = ctl(mount, f"execute {page} A0001")
+    state = result_page(lines)
+    assert lines[1:] == [
+        f"→ {state} new state of {page}: 1 changed, 3 added, 0 removed (see {state}/_state.md)",
+        "  changed: resources.tsv",
+        "  added: resources/R0001.csv, tables/T01.cells, tables/T01.tsv",
+        (f"download: orders.csv ({len(EXPORT_CSV)} bytes) stored as {state}/R0001 "
+        "(resources/R0001.csv)"),
+    ]
+    assert (mount.path / state / "resources" / "R0001.csv").read_bytes() == EXPORT_CSV
+    assert (mount.path / state / "resources.tsv").read_text().splitlines()[1] == (
+        f"R0001\t{live.url('/export')}\ttext/csv\t{len(EXPORT_CSV)}\tresources/R0001.csv")
+    assert sh(f"grep -h 'Rain jacket' {mount.path}/{state}/tables/T01.tsv").stdout == (
+        "1002\tRain jacket\t80 EUR\n")
+    # The same download again on that state: nothing new to store.
+    assert ctl(mount, f"execute {state} A0001")[1:] == [
+        (f"→ unchanged: {state} still shows the same content; nothing new was stored (the action "
+        "ran)"),
+        (f"download: orders.csv ({len(EXPORT_CSV)} bytes) stored as {state}/R0001 "
+        "(resources/R0001.csv)"),
+    ]
+
+
+def actions(mount: Mount, page: str) -> list[str]:
+    """actions.tsv without its header: id, kind, label and inputs of each action."""
+    return sh(f"tail -n +2 {mount.path}/{page}/actions.tsv | cut -f1-3,5").stdout.splitlines()
+
+
+def test_a_list_box_opened_by_execute_offers_its_options(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live.url("/combobox.html"))
+    before = actions(mount, page)
+    assert before[0] == "A0001\tclick\tColour: choose\t"
+    assert not [line for line in before if "Red" in line]
+    opened_state = result_page(ctl(mount, f"execute {page} A0001"))
+    assert actions(mount, opened_state)[1] == (
+        "A0002\tselect\tRed Blue\tvalue(listbox: red=Red|blue=Blue)")
+    chosen = result_page(ctl(mount, f"execute {opened_state} A0002 value=Blue"))
+    assert sh(f"grep -rh '^Colour:' {mount.path}/{chosen}/content/").stdout == "Colour: Blue\n"
+    assert not [line for line in actions(mount, chosen) if "Red" in line]
+
+
+def test_a_menu_opened_by_execute_offers_its_items(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live.url("/menu.html"))
+    assert actions(mount, page) == ["A0001\tclick\tFile\t"]
+    lines = ctl(mount, f"execute {page} A0001")
+    menu = result_page(lines)
+    assert actions(mount, menu) == [
+        "A0001\tclick\tFile\t",
+        "A0002\tclick\tRename\t",
+        "A0003\tclick\tMake a copy\t",
+        "A0004\tclick\tMove to trash\t",
+    ]
+    done = result_page(ctl(mount, f"execute {menu} A0003"))
+    assert sh(f"grep -rh '^Last command' {mount.path}/{done}/content/").stdout == (
+        "Last command: Make a copy\n")
+    assert actions(mount, done) == ["A0001\tclick\tFile\t"]
 
 
 def test_a_wrong_input_name_fails_with_einval_and_the_valid_ones(

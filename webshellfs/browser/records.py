@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 from dataclasses import dataclass
 
 from webshellfs.fetch import Capture
@@ -9,11 +10,13 @@ from webshellfs.fetch import Capture
 
 @dataclass(frozen=True)
 class CapturedResponse:
-    """A same-origin JSON or text response the page received (for resources.tsv)."""
+    """A response kept as a resource of the page (resources.tsv): a same-origin JSON or text
+    response the page received, or a download it started (filename: the name it suggested)."""
 
     url: str
     content_type: str
     body: bytes
+    filename: str = ""
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,13 @@ class DownloadRecord:
     filename: str
     body: bytes
     refused: str = ""
+
+    def as_response(self) -> CapturedResponse:
+        """The download as a resource; its type is guessed from its name (a download's own
+        headers are not given to us)."""
+        guessed, _ = mimetypes.guess_type(self.filename, strict=False)
+        return CapturedResponse(self.url, guessed or "application/octet-stream", self.body,
+                                self.filename)
 
 
 @dataclass(frozen=True)
@@ -61,3 +71,9 @@ class TabCapture:
     new_tabs: tuple[str, ...] = ()
     closed_tabs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+
+    @property
+    def kept(self) -> tuple[CapturedResponse, ...]:
+        """What the page's resources are made of: the responses, then the downloads stored
+        (a refused one is only reported)."""
+        return self.resources + tuple(d.as_response() for d in self.downloads if not d.refused)

@@ -70,6 +70,7 @@ class Tab:
         self.status = 200
         self.content_type = "text/html"
         self.headers: tuple[tuple[str, str], ...] = ()
+        self._document_response: Response | None = None
         self.lock = asyncio.Lock()
         self._inflight: dict[Request, float] = {}
         self._last_network = time.monotonic()
@@ -102,6 +103,11 @@ class Tab:
     def _on_navigated(self, frame: Frame) -> None:
         if frame == self.page.main_frame:
             self.navigations += 1
+            response, self._document_response = self._document_response, None
+            if response is not None:
+                self.status = response.status
+                self.headers = tuple(response.headers.items())
+                self.content_type = response.headers.get("content-type", "")
 
     def begin_call(self) -> None:
         """A new open/execute/focus starts: count its navigations from here."""
@@ -138,9 +144,9 @@ class Tab:
     def _on_response(self, response: Response) -> None:
         request = response.request
         if request.is_navigation_request() and request.frame == self.page.main_frame:
-            self.status = response.status
-            self.headers = tuple(response.headers.items())
-            self.content_type = response.headers.get("content-type", "")
+            # The tab's document only once the navigation commits: a response the browser
+            # turns into a download (an attachment) never does, and the page stays.
+            self._document_response = response
             return
         content_type = response.headers.get("content-type", "")
         if not is_resource_type(content_type):

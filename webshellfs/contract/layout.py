@@ -149,7 +149,7 @@ def _section_summary(page: CompiledPage) -> dict[int, str]:
     """Per section, the objects it holds: `T01 · A0002 · L0003-L0024 (22) · I0001`."""
     held: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for group, records in (
-        ("tables", page.tables),
+        ("tables", [t for t in page.tables if not t.resource]),  # a resource's is in none
         ("actions", page.actions),
         ("links", page.links),
         ("images", page.images),
@@ -213,7 +213,8 @@ def _render_map(
         out += ["", f"## tables/ ({len(page.tables)})"]
         for table in page.tables[:MAP_TABLES_LISTED]:
             caption = f' "{clean_field(table.caption)[:60]}"' if table.caption else ""
-            out.append(f"{table.id}  {table.n_rows}×{table.n_cols}{caption}  in {paths[table.section]}")
+            where = f"from {table.resource}" if table.resource else f"in {paths[table.section]}"
+            out.append(f"{table.id}  {table.n_rows}×{table.n_cols}{caption}  {where}")
         if len(page.tables) > MAP_TABLES_LISTED:
             out.append(f"… {len(page.tables) - MAP_TABLES_LISTED} more: ls tables/")
     forms = sum(1 for a in page.actions if a.kind == "submit")

@@ -113,7 +113,10 @@ class Cell:
 class Table:
     """A data table with every cell expanded (rowspan/colspan) and labelled.
 
-    `grid` is the plain rectangular grid including header rows, for T01.tsv.
+    `grid` is the plain rectangular grid including header rows, for T01.tsv. `resource`: the
+    file of the resource the table was made from (`resources/R0001.json`, a list of records in
+    a response the page received), "" for a table of the document itself; such a table sits in
+    no section (`section` is ignored).
     """
 
     id: str
@@ -123,6 +126,7 @@ class Table:
     cells: tuple[Cell, ...]
     grid: tuple[tuple[str, ...], ...]
     section: int
+    resource: str = ""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ mount has no browser (`no_browser` says why).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -49,10 +48,11 @@ from webshellfs.contract.layout import (
     render_page,
     render_state,
 )
-from webshellfs.contract.records import CompiledPage, Resource
+from webshellfs.contract.records import CompiledPage
 from webshellfs.engine.live import Compiled, LiveTabs, StateNote, StoredFetcher
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.records import Answer, Entry, Outcome, Response
+from webshellfs.engine.resources import with_responses
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
     CommandSyntaxError,
@@ -109,23 +109,11 @@ def _refuse_wall(capture: Capture) -> None:
         )
 
 
-def _as_resources(responses: Sequence[CapturedResponse]) -> tuple[Resource, ...]:
-    """The same-origin JSON/text responses the browser saw, as the page's R… resources."""
-    return tuple(
-        Resource(
-            f"R{number:04d}", r.url, r.content_type, r.body,
-            "json" if "json" in media_type(r.content_type) else "txt",
-        )
-        for number, r in enumerate(responses, 1)
-    )
-
-
 def _compile_capture(capture: Capture, responses: Sequence[CapturedResponse] = ()) -> Compiled:
-    """Compile a capture (with the responses seen while it loaded) and digest its files
-    rendered without a page id (to compare states)."""
+    """Compile a capture (with the responses and downloads kept from it, see resources.py) and
+    digest its files rendered without a page id (to compare states)."""
     page = compile_page(capture.body, capture.url, content_type=capture.content_type)
-    if responses:
-        page = dataclasses.replace(page, resources=page.resources + _as_resources(responses))
+    page = with_responses(page, responses)
     return Compiled(page, file_digests(render_page(page)))
 
 
@@ -342,7 +330,7 @@ class Engine:
             if tab and self.live is not None:
                 await self.live.browser.close_tab(tab)
             raise
-        responses = live_tab.resources if live_tab is not None else ()
+        responses = live_tab.kept if live_tab is not None else ()
         record, page = await self._keep(capture, via="open", responses=responses)
         text = _open_summary(record, page, capture)
         if self.live is not None and live_tab is not None:

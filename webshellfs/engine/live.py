@@ -71,6 +71,15 @@ class _Placed:
     record: PageRecord
     how: str  # "page" | "state" | "earlier" | "unchanged"
     diff: FileDiff = field(default_factory=FileDiff)
+    resources: tuple[Any, ...] = ()  # the Resources of the page it shows
+
+    def resource_file(self, url: str, body: bytes) -> str:
+        """`N0005/R0002 (resources/R0002.pdf)`: where a kept response or download is."""
+        for resource in reversed(self.resources):
+            if resource.url == url and resource.data == body:
+                path = f"resources/{resource.id}.{resource.extension}"
+                return f"{self.record.page_id}/{resource.id} ({path})"
+        return ""
 
 
 def _inputs_shown(values: Mapping[str, str]) -> tuple[str, ...]:
@@ -168,20 +177,21 @@ class LiveTabs:
     ) -> _Placed:
         """Store what the tab shows after acting on base (unless it is already stored).
         navigated: whether it is another page (default: what the browser said)."""
-        compiled = await self._compile(result.capture, result.resources)
+        compiled = await self._compile(result.capture, result.kept)
         capture = result.capture
+        resources = compiled.page.resources
         if result.navigated if navigated is None else navigated:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id)
-            return _Placed(record, "page")
+            return _Placed(record, "page", resources=resources)
         if compiled.digest == base_meta.get("digest"):
-            return _Placed(base, "unchanged")
+            return _Placed(base, "unchanged", resources=resources)
         earlier = await self._earlier_state(capture.url, compiled.digest)
         if earlier is not None:
-            return _Placed(earlier, "earlier")
+            return _Placed(earlier, "earlier", resources=resources)
         diff = diff_files(base_meta.get("files") or {}, compiled.digests)
         note = StateNote(base.page_id, action, inputs, diff)
         record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note)
-        return _Placed(record, "state", diff)
+        return _Placed(record, "state", diff, resources)
 
     # --- commands -------------------------------------------------------------------------------
 
@@ -234,7 +244,7 @@ class LiveTabs:
         placed = await self.place(base, base_meta, result, object_id, title, inputs)
         await self.show(placed.record.page_id, tab)
         lines += self._outcome(base, placed)
-        lines += await self._aftermath(result, placed.record, object_id)
+        lines += await self._aftermath(result, placed, object_id)
         return "\n".join(lines) + "\n"
 
     async def _reopen(
@@ -319,20 +329,21 @@ class LiveTabs:
                 out.append(f"  {heading}: {_paths(paths)}")
         return out
 
-    async def _aftermath(self, result: TabCapture, page: PageRecord, via: str) -> list[str]:
+    async def _aftermath(self, result: TabCapture, placed: _Placed, via: str) -> list[str]:
         """What else happened: dialogs, downloads, popups, tabs the pool closed, notes."""
+        page = placed.record
         out = [f"dialog: {d.kind} {clean_field(d.message)!r} → {d.answer}" for d in result.dialogs]
         for download in result.downloads:
+            name = clean_field(download.filename)
             if download.refused:
-                out.append(f"download: {download.filename} refused: {download.refused}")
+                out.append(f"download: {name} refused: {download.refused}")
             else:
-                out.append(
-                    f"download: {download.filename} ({len(download.body)} bytes, not stored)"
-                )
+                where = placed.resource_file(download.url, download.body)
+                out.append(f"download: {name} ({len(download.body)} bytes) stored as {where}")
         for tab in result.new_tabs:
             try:
                 popup = await self.browser.focus(tab)
-                compiled = await self._compile(popup.capture, popup.resources)
+                compiled = await self._compile(popup.capture, popup.kept)
                 record = await self._keep(
                     compiled, popup.capture, via=f"{via} popup", parent=page.page_id
                 )
@@ -367,7 +378,7 @@ class LiveTabs:
             lines.append(f"→ {page} is the current state (unchanged since it was captured)")
         else:
             lines += self._outcome(record, placed)
-        lines += await self._aftermath(result, placed.record, "focus")
+        lines += await self._aftermath(result, placed, "focus")
         return "\n".join(lines) + "\n"
 
     async def close(self, record: PageRecord) -> str:
