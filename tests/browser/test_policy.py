@@ -10,7 +10,7 @@ import pytest
 from tests.browser.conftest import live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
 from webshellfs.browser import Browser
-from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.browser.policy import NetworkPolicy, Streams, open_tcp
 from webshellfs.errors import AccessDenied
 from webshellfs.fetch.policy import AddressRules
 
@@ -30,6 +30,12 @@ async def fake_dns(host: str, port: int) -> list[str]:
     if host not in table:
         raise OSError("Name or service not known")
     return table[host]
+
+
+async def to_fixture_site(address: str, port: int) -> Streams:
+    """Where the gate's connections go in these tests: the "public" address is the fixture
+    site on the loopback interface."""
+    return await open_tcp("127.0.0.1" if address == PUBLIC_ADDRESS else address, port)
 
 
 def refusal(url: str, *, allow_private: bool = False, top_level: bool = True) -> str:
@@ -73,7 +79,8 @@ def test_a_public_page_cannot_reach_private_addresses(site: LiveSite) -> None:
     refused, whether by fetch() or by a redirect of the document."""
     port = site.base.rsplit(":", 1)[1]
     browser = Browser(live_options(allow_private=False),
-                      policy=NetworkPolicy(AddressRules(), resolver=fake_dns))
+                      policy=NetworkPolicy(AddressRules(), resolver=fake_dns,
+                                          connector=to_fixture_site))
     try:
         with pytest.raises(AccessDenied, match="resolves to 127.0.0.1, a loopback address"):
             run(lambda: browser.open(site.url("/index.html")))

@@ -4,7 +4,8 @@ The address rules are the fetch room's (`webshellfs.fetch.policy`): http/https o
 loopback/private destination unless the mount allows private addresses, and no link-local or
 cloud-metadata destination unless it allows those separately. Here they are applied to every
 request the page makes (subresources, fetch(), redirects of the document), not just the URL the
-user opened, resolving names on the browser's asyncio loop. The handler is installed whatever
+user opened, resolving names on the browser's asyncio loop; the gate (gate.py) applies the same
+verdicts to every connection a local Chromium opens, redirect hops included. The handler is installed whatever
 the permissions: even a mount that may reach private addresses must not reach the metadata
 service, and a page must not reach file: or chrome: URLs.
 """
@@ -43,7 +44,15 @@ def abort_code(message: str) -> str:
     return next((code for marker, code in _ABORT_CODES if marker in message), "failed")
 
 
+# Chromium's errors for a request refused by the route handler or by the gate.
+_REFUSAL_ERRORS = ("ERR_BLOCKED_BY_CLIENT", "ERR_HTTP_RESPONSE_CODE_FAILURE",
+                   "ERR_TUNNEL_CONNECTION_FAILED")
+
 Resolver = Callable[[str, int], Awaitable[list[str]]]
+Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+Connector = Callable[[str, int], Awaitable[Streams]]
+# Chromium's own limit on a response head; the gate reads heads with it.
+HEAD_LIMIT = 256 * 1024
 
 
 RESOLVE_TIMEOUT = 10.0
@@ -56,44 +65,67 @@ async def system_resolver(host: str, port: int) -> list[str]:
     return [str(info[4][0]) for info in infos]
 
 
+async def open_tcp(address: str, port: int) -> Streams:
+    """A TCP connection to an address the policy judged."""
+    return await asyncio.open_connection(address, port, limit=HEAD_LIMIT)
+
+
 class NetworkPolicy:
     """Decides, per URL, whether the page may reach it; remembers what it refused."""
 
-    def __init__(self, rules: AddressRules, resolver: Resolver = system_resolver) -> None:
+    def __init__(self, rules: AddressRules, resolver: Resolver = system_resolver,
+                 connector: Connector = open_tcp) -> None:
+        """resolver and connector: how names are resolved and judged addresses reached (the
+        gate connects only through `connect`); tests may make a name look public."""
         self.rules = rules
         self._resolve = resolver
-        self._verdicts: dict[tuple[str, int], str] = {}
+        self.connect = connector
+        self._verdicts: dict[tuple[str, int], tuple[str, list[str]]] = {}
         self.refused: list[str] = []
+        # host:port → why the gate could not connect there (ECONNREFUSED…): the browser only
+        # sees the proxy's 502, and the load should fail the way it would have without it.
+        self.unreachable: dict[str, str] = {}
 
     async def refusal(self, url: str, *, top_level: bool) -> str:
         """Why url must not be fetched, or "" if it may."""
         parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        if scheme in _LOCAL_SCHEMES and not top_level:
+        if parts.scheme.lower() in _LOCAL_SCHEMES and not top_level:
             return ""
+        reason, _ = await self.destination(url)
+        return reason
+
+    async def destination(self, url: str) -> tuple[str, list[str]]:
+        """(why url must not be fetched, ""), or ("", the addresses judged for its host): a
+        connection for url goes to one of those and nowhere else (gate.py). A host is judged
+        once per session, so a name cannot resolve to something else later."""
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
         if scheme not in ALLOWED_SCHEMES:
             shown = f"{scheme}:" if scheme else "a URL without a scheme"
-            return f"only http and https URLs can be opened; {shown} is refused: {url}"
+            return f"only http and https URLs can be opened; {shown} is refused: {url}", []
         host = parts.hostname
         if not host:
-            return f"the URL has no host: {url}"
+            return f"the URL has no host: {url}", []
         try:
             port = parts.port or (443 if scheme == "https" else 80)
         except ValueError:
-            return f"the URL has a bad port: {url}"
+            return f"the URL has a bad port: {url}", []
         key = (host, port)
         if key not in self._verdicts:
             self._verdicts[key] = await self._judge(host, port)
-        verdict = self._verdicts[key]
-        return f"{url} {verdict}" if verdict.startswith("resolves") else verdict
+        verdict, addresses = self._verdicts[key]
+        if verdict.startswith("resolves"):
+            return f"{url} {verdict}", []
+        return verdict, addresses
 
-    async def _judge(self, host: str, port: int) -> str:
-        """What is wrong with a host, independent of the URL: "" if nothing."""
+    async def _judge(self, host: str, port: int) -> tuple[str, list[str]]:
+        """What is wrong with a host, independent of the URL ("" if nothing), and its
+        addresses."""
         try:
-            addresses = await self._resolve(host, port)
+            addresses = list(dict.fromkeys(await self._resolve(host, port)))
         except OSError as error:
-            return f"cannot resolve the host {host}: {error}"
-        return self.rules.refusal(addresses)
+            return f"cannot resolve the host {host}: {error}", []
+        return self.rules.refusal(addresses), addresses
 
     async def check(self, url: str) -> None:
         """For a URL the user asked for: raise AccessDenied if refused."""
@@ -104,9 +136,9 @@ class NetworkPolicy:
     async def route(self, route: Route) -> None:
         """Route handler for the whole context: abort what the policy refuses.
 
-        Chromium follows redirects without asking route handlers again, so a document (the
-        page or a frame) is fetched here hop by hop and each Location is checked before the
-        browser may follow it. Subresources are only checked at their first URL."""
+        Chromium follows redirects without asking route handlers again: a document's first
+        Location is checked here (so the refusal is this load's error), and every hop of
+        every request is judged again by the gate (gate.py) as its connection is opened."""
         request = route.request
         reason = await self.refusal(request.url, top_level=False)
         if reason:
@@ -120,7 +152,11 @@ class NetworkPolicy:
         except PlaywrightError as error:
             # Unanswered, the route would hang the load until its timeout; aborted with the
             # matching network error, the page fails the way it would have without us.
-            await route.abort(abort_code(str(error)))
+            await route.abort(self._failure(request.url, str(error)))
+            return
+        failure = self._failure(request.url, "")
+        if failure != "failed":
+            await route.abort(failure)
             return
         location = response.headers.get("location")
         if 300 <= response.status < 400 and location:
@@ -142,6 +178,22 @@ class NetworkPolicy:
             await socket.close(code=1008, reason="refused by the network policy")
             return
         socket.connect_to_server()
+
+    def caused(self, error: str) -> bool:
+        """Whether a browser error is the policy's doing: a request aborted by the route
+        handler, or a hop the gate refused (Chromium reports a proxy's refusal of a page as
+        a failed response code, or of a tunnel as a failed tunnel), with its reason pending
+        in `refused`."""
+        return bool(self.refused) and any(code in error for code in _REFUSAL_ERRORS)
+
+    def _failure(self, url: str, error: str) -> str:
+        """The abort code for a document the gate answered for: refused or cut off (its
+        note is this load's error), or unreachable (as Chromium would have said); else
+        what the error says, "failed" if nothing."""
+        if any(note.startswith(f"{url} ") for note in self.refused):
+            return "blockedbyclient"
+        cause = self.unreachable.pop(urlsplit(url).netloc, "")
+        return abort_code(f"{error} {cause}")
 
     async def _refuse(self, route: Route, reason: str) -> None:
         self.refused.append(reason)

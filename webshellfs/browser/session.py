@@ -21,6 +21,7 @@ from playwright.async_api import BrowserContext, Locator, Page, Playwright, asyn
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from webshellfs.browser.gate import Gate
 from webshellfs.browser.loading import NavigationLoop, fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
@@ -70,6 +71,9 @@ class Session:
         self.profile = profile
         self.processes = ChromiumProcesses(new_marker())
         self.policy = policy or NetworkPolicy(options.rules)
+        # A local Chromium sends everything through the gate, which judges every connection
+        # (redirect hops included, which route handlers never see).
+        self.gate = Gate(self.policy, options.max_body_bytes)
         self._playwright: Playwright | None = None
         self._browser: PlaywrightBrowser | None = None
         self._context: BrowserContext | None = None
@@ -205,6 +209,7 @@ class Session:
             self._playwright = None
         if self.options.mode == "local":
             await self._reap()
+        await self.gate.close()
 
     # launching ----------------------------------------------------------------------------
 
@@ -256,6 +261,7 @@ class Session:
                 args=args,
                 env=marker_environment(self.processes.marker),
                 downloads_path=options.downloads_dir,
+                proxy={"server": await self.gate.start()},
                 timeout=LAUNCH_TIMEOUT * 1000,
                 ignore_default_args=["--disable-popup-blocking"],
                 handle_sigint=False,
@@ -409,7 +415,7 @@ class Session:
             lost = self._pool.forget_all("the browser crashed")
             return FetchError(f"the browser crashed while {doing}; "
                               f"it is started again on the next command{lost}")
-        if "ERR_BLOCKED_BY_CLIENT" in str(error) and self.policy.refused:
+        if self.policy.caused(str(error)):
             # The refusal is this error's message; it must not turn up again as a later note.
             return AccessDenied(self._drain(self.policy.refused)[-1])
         if isinstance(error, PlaywrightTimeoutError):
