@@ -12,7 +12,12 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="$here/.venv"
-apt_packages=(fuse3 libfuse3-dev pkg-config chromium python3-venv python3-dev gcc)
+apt_packages=(fuse3 libfuse3-dev pkg-config chromium python3-venv python3-dev gcc patch)
+# pyfuse3 is built from source with webshellfs's patch (see the patch file for why); the local
+# version label says which patch level is installed.
+pyfuse3_version=3.5.0
+pyfuse3_build="$pyfuse3_version+webshellfs.1"
+pyfuse3_patch="$here/webshellfs/pyfuse3-unopened.patch"
 
 say() { printf 'mount.sh: %s\n' "$*" >&2; }
 
@@ -45,12 +50,29 @@ pick_python() {
     exit 1
 }
 
+install_patched_pyfuse3() {
+    local installed
+    installed="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("pyfuse3"))' \
+        2>/dev/null || true)"
+    [ "$installed" = "$pyfuse3_build" ] && return
+    say "building pyfuse3 $pyfuse3_build (pyfuse3 $pyfuse3_version with webshellfs's patch)"
+    local work
+    work="$(mktemp -d)"
+    "$venv/bin/pip" download -q --no-deps --no-binary :all: "pyfuse3==$pyfuse3_version" -d "$work"
+    tar -xzf "$work"/pyfuse3-*.tar.gz -C "$work"
+    patch -s -p1 -d "$work/pyfuse3-$pyfuse3_version" <"$pyfuse3_patch"
+    SETUPTOOLS_SCM_PRETEND_VERSION="$pyfuse3_build" \
+        "$venv/bin/pip" install -q --no-deps --force-reinstall "$work/pyfuse3-$pyfuse3_version"
+    rm -rf "$work"
+}
+
 install_python_package() {
     local extras="$1"
     if [ ! -x "$venv/bin/python" ]; then
         say "creating $venv"
         "$(pick_python)" -m venv "$venv"
     fi
+    install_patched_pyfuse3
     local stamp="$venv/.installed-$extras"
     if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
         say "installing webshellfs[$extras] into $venv"

@@ -14,17 +14,24 @@ inode, so with one shared inode a session's slow `open` would hold up every othe
 commands; with its own inode each session waits only for itself. Its entry is never cached, so
 every path walk asks again and each caller lands on its own session's inode.
 
-Caching: a stored page never changes, so its entries carry long timeouts and its files keep
-the kernel page cache across opens, and this layer remembers their attributes and listings so
-the requests the kernel still sends (open, opendir, readdir) do not reach the engine. Files
-that change (`.ctl`, `_pages.tsv`, `README.md`) get no attribute caching and direct I/O, so
-every read sees the current bytes whatever their size.
+Caching: nothing here is ever opened. `open` and `opendir` answer ENOSYS, which tells the
+kernel to stop sending OPEN, OPENDIR and their RELEASEs and to keep every file's pages and every
+directory's listing in its own caches; a warm `grep -r` then costs almost no requests. Reads,
+writes and readdirs still come, naming their inode (webshellfs/pyfuse3-unopened.patch makes
+pyfuse3 pass it where a handle would be), and this layer remembers the attributes and listings
+of immutable entries so the ones that come skip the engine. A stored page never changes, so its
+entries carry long timeouts. What changes is kept current two ways: `.ctl` and `_pages.tsv`
+have no attribute caching, so each read asks for their size and time first and the kernel drops
+its pages when either moved; and when a command ends, the kernel is told to forget the root's
+and `_log/`'s listings and `_pages.tsv` (the only things a command changes) before the write
+returns, so the caller's next `ls` or `cat` is current.
 """
 
 from __future__ import annotations
 
 import errno
 import functools
+import importlib.metadata
 import logging
 import os
 import stat
@@ -33,8 +40,10 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import pyfuse3
+import trio
 
 from webshellfs.engine import Engine, Entry, Outcome
+from webshellfs.engine.tree import LOG_DIR, PAGES_TSV, SEARCH_DIR
 from webshellfs.errors import (
     AccessDenied,
     CacheLocked,
@@ -45,9 +54,16 @@ from webshellfs.errors import (
     UsageError,
     WebshellError,
 )
-from webshellfs.inodes import CTL_PATH, InodeTable, child_path, parent_path
+from webshellfs.inodes import CTL_PATH, ROOT_PATH, InodeTable, child_path, parent_path
 
-__all__ = ["ERRNO_FOR", "ERRNO_FOR_OUTCOME", "Operations", "errno_for", "session_of"]
+__all__ = [
+    "ERRNO_FOR",
+    "ERRNO_FOR_OUTCOME",
+    "Operations",
+    "errno_for",
+    "require_patched_pyfuse3",
+    "session_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +97,13 @@ CHANGING_DIR_ATTR_TIMEOUT = 1.0
 KNOWN_LIMIT = 200_000
 
 SESSION_VARIABLE = b"WEBSHELL_SESSION="
+# readdir is not told who lists, so the root's listing shows `.ctl` with this session's inode;
+# its entry is never cached, so any use of the name looks it up again for the caller's own.
+LISTED_SESSION = "listing"
+# What a command can change: forgotten by the kernel when one ends.
+CHANGING_PATHS = (ROOT_PATH, PAGES_TSV, LOG_DIR, SEARCH_DIR)
+# The local version label of a pyfuse3 built with our patch (mount.sh builds it).
+PATCHED_PYFUSE3 = "+webshellfs."
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -92,6 +115,28 @@ def errno_for(exc: BaseException) -> int:
         if cls in ERRNO_FOR:
             return ERRNO_FOR[cls]
     return errno.EIO
+
+
+def require_patched_pyfuse3() -> None:
+    """Refuse to mount with a stock pyfuse3: it would hand every read and readdir handle 0."""
+    version = importlib.metadata.version("pyfuse3")
+    if PATCHED_PYFUSE3 not in version:
+        raise UsageError(
+            f"pyfuse3 {version} is the stock build; webshellfs needs it built with "
+            "webshellfs/pyfuse3-unopened.patch, which ./mount.sh does (docs/operations.md)"
+        )
+
+
+def _invalidate_kernel_caches(inodes: list[int]) -> None:
+    """Make the kernel drop its attributes, pages and listing of each inode. Blocking, so it
+    runs in a worker thread; never for an inode whose write is in progress (its pages are
+    locked until that write is answered)."""
+    for inode in inodes:
+        try:
+            pyfuse3.invalidate_inode(pyfuse3.InodeT(inode))
+        except OSError as error:
+            if error.errno != errno.ENOENT:  # ENOENT: the kernel holds nothing of it
+                log.warning("could not invalidate inode %d: %s", inode, error)
 
 
 def guarded(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
@@ -131,13 +176,6 @@ def session_of(pid: int) -> str:
         return f"pid{pid}"
 
 
-@dataclass
-class _OpenFile:
-    path: str
-    session: str = ""  # only for .ctl
-    response: bytes | None = None  # .ctl: the response as of the last read at offset 0
-
-
 @dataclass(frozen=True)
 class _Known:
     """An entry with its attributes, ready to answer lookup, getattr and readdir."""
@@ -161,9 +199,9 @@ class Operations(pyfuse3.Operations):
     """Attributes:
         engine: answers every question about paths and runs `.ctl` commands.
         inodes: path ↔ inode numbers and the kernel's lookup counts.
-        _files, _dirs: open handles by number; one counter numbers both.
         _known: path → entry and attributes, for immutable entries only (they never change).
-        _listings: path → listing, for immutable directories only.
+        _listings: path → listing, for immutable directories.
+        _changing_listings: path → listing of a directory that grows, until the next command ends.
     """
 
     enable_writeback_cache = False
@@ -174,11 +212,9 @@ class Operations(pyfuse3.Operations):
         self.inodes = InodeTable()
         self._uid = os.getuid()
         self._gid = os.getgid()
-        self._files: dict[int, _OpenFile] = {}
-        self._dirs: dict[int, _Listing] = {}
-        self._next_handle = 1
         self._known: dict[str, _Known] = {}
         self._listings: dict[str, _Listing] = {}
+        self._changing_listings: dict[str, _Listing] = {}
 
     # --- names and attributes
 
@@ -210,9 +246,19 @@ class Operations(pyfuse3.Operations):
     def _entry(self, path: str) -> Entry:
         return self._known_entry(path).entry
 
-    def _attributes(self, entry: Entry, inode: int | None = None) -> pyfuse3.EntryAttributes:
-        """Attributes of entry; inode defaults to the path's own number (`.ctl` passes its
-        session's)."""
+    def _ctl_attributes(self, inode: int) -> pyfuse3.EntryAttributes:
+        """`.ctl` as one session sees it: its own inode, sized to its own last response (the
+        kernel serves reads from its page cache up to that size)."""
+        session = self.inodes.ctl_session(inode)
+        assert session is not None, "every .ctl inode belongs to a session"
+        return self._attributes(self._entry(CTL_PATH), inode, len(self.engine.response(session)))
+
+    def _attributes(
+        self, entry: Entry, inode: int | None = None, size: int | None = None
+    ) -> pyfuse3.EntryAttributes:
+        """Attributes of entry; inode defaults to the path's own number and size to the
+        entry's (`.ctl` passes its session's)."""
+        size = entry.size if size is None else size
         attrs = pyfuse3.EntryAttributes()
         attrs.st_ino = pyfuse3.InodeT(self.inodes.inode(entry.path) if inode is None else inode)
         if entry.is_dir:
@@ -223,9 +269,9 @@ class Operations(pyfuse3.Operations):
             attrs.st_nlink = 1
         attrs.st_uid = self._uid
         attrs.st_gid = self._gid
-        attrs.st_size = entry.size
+        attrs.st_size = size
         attrs.st_blksize = 4096
-        attrs.st_blocks = (entry.size + 511) // 512
+        attrs.st_blocks = (size + 511) // 512
         attrs.st_atime_ns = attrs.st_mtime_ns = attrs.st_ctime_ns = entry.mtime_ns
         attrs.entry_timeout = 0 if entry.writable else FOREVER
         if entry.immutable:
@@ -235,11 +281,6 @@ class Operations(pyfuse3.Operations):
         else:
             attrs.attr_timeout = 0
         return attrs
-
-    def _new_handle(self) -> int:
-        handle = self._next_handle
-        self._next_handle += 1
-        return handle
 
     # --- lookups
 
@@ -258,7 +299,7 @@ class Operations(pyfuse3.Operations):
             except UnicodeDecodeError:
                 raise pyfuse3.FUSEError(errno.ENOENT) from None  # every name we show is ASCII
         if path == CTL_PATH:
-            attrs = self._attributes(self._entry(path), self.inodes.ctl_inode(session_of(ctx.pid)))
+            attrs = self._ctl_attributes(self.inodes.ctl_inode(session_of(ctx.pid)))
         else:
             attrs = self._known_entry(path).attrs
         self.inodes.remember(attrs.st_ino)
@@ -275,7 +316,7 @@ class Operations(pyfuse3.Operations):
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
         known = self._known_entry(self._path(inode))
         if known.entry.writable:
-            return self._attributes(known.entry, inode)  # .ctl: this session's inode
+            return self._ctl_attributes(inode)
         return known.attrs
 
     @guarded
@@ -294,42 +335,38 @@ class Operations(pyfuse3.Operations):
         truncates_to_zero = not fields.update_size or attr.st_size == 0
         if not entry.writable or changes_owner_or_mode or not truncates_to_zero:
             raise pyfuse3.FUSEError(errno.EROFS)
-        return self._attributes(entry, inode)
+        return self._ctl_attributes(inode)
 
     # --- directories
 
-    def _children(self, directory: Entry, ctx: pyfuse3.RequestContext) -> _Listing:
-        listing = self._listings.get(directory.path)
+    def _children(self, directory: Entry) -> _Listing:
+        remembered = self._listings if directory.immutable else self._changing_listings
+        listing = remembered.get(directory.path)
         if listing is not None:
             return listing
         listing = []
         for child in self.engine.listdir(directory.path):
-            if child.writable:  # .ctl, listed with the caller's session's inode
-                attrs = self._attributes(child, self.inodes.ctl_inode(session_of(ctx.pid)))
+            if child.writable:  # .ctl: readdir cannot tell the session; a lookup will
+                attrs = self._ctl_attributes(self.inodes.ctl_inode(LISTED_SESSION))
             else:
                 attrs = (self._known.get(child.path) or self._remember(child)).attrs
             listing.append((child.name.encode("ascii"), attrs, True))
-        if directory.immutable:
-            self._listings[directory.path] = listing
+        remembered[directory.path] = listing  # a changing one until the next command ends
         return listing
 
     @guarded
-    async def opendir(self, inode: int, ctx: pyfuse3.RequestContext) -> int:
-        path = self._path(inode)
-        here = self._known_entry(path)
-        # "." and ".." are listed but never lookup-counted (pyfuse3's rule).
-        listing = [(b".", here.attrs, False), (b"..", self._known_entry(parent_path(path)).attrs,
-                                                  False)]
-        # One listing per open: readdir continues from an index into it, so a directory that
-        # grows while `ls` runs never shows an entry twice or skips one.
-        listing += self._children(here.entry, ctx)
-        handle = self._new_handle()
-        self._dirs[handle] = listing
-        return handle
+    async def opendir(self, inode: int, ctx: pyfuse3.RequestContext) -> NoReturn:
+        raise pyfuse3.FUSEError(errno.ENOSYS)  # never asked again: see the module docstring
 
     @guarded
-    async def readdir(self, fh: int, start_id: int, token: pyfuse3.ReaddirToken) -> None:
-        listing = self._dirs[fh]
+    async def readdir(self, inode: int, start_id: int, token: pyfuse3.ReaddirToken) -> None:
+        path = self._path(inode)
+        here = self._known_entry(path)
+        # "." and ".." are listed but never lookup-counted (pyfuse3's rule). Entries are only
+        # ever added at the end, so an index stays valid between the calls of one listing.
+        listing = [(b".", here.attrs, False), (b"..", self._known_entry(parent_path(path)).attrs,
+                                                  False)]
+        listing += self._children(here.entry)
         for index in range(start_id, len(listing)):
             name, attrs, counted = listing[index]
             if not pyfuse3.readdir_reply(token, name, attrs, index + 1):
@@ -337,57 +374,38 @@ class Operations(pyfuse3.Operations):
             if counted:
                 self.inodes.remember(attrs.st_ino)
 
-    @guarded
-    async def releasedir(self, fh: int) -> None:
-        self._dirs.pop(fh, None)
-
     # --- files
 
     @guarded
-    async def open(self, inode: int, flags: int, ctx: pyfuse3.RequestContext) -> pyfuse3.FileInfo:
-        path = self._path(inode)
-        entry = self._entry(path)
-        if entry.is_dir:
-            raise pyfuse3.FUSEError(errno.EISDIR)
-        writing = flags & os.O_ACCMODE != os.O_RDONLY
-        if writing and not entry.writable:
-            raise pyfuse3.FUSEError(errno.EROFS)
-        handle = self._new_handle()
-        if entry.writable:
-            session = self.inodes.ctl_session(inode) or session_of(ctx.pid)
-            self._files[handle] = _OpenFile(path, session=session)
-            return pyfuse3.FileInfo(fh=handle, direct_io=True, keep_cache=False)
-        self._files[handle] = _OpenFile(path)
-        if entry.immutable:
-            return pyfuse3.FileInfo(fh=handle, keep_cache=True)
-        return pyfuse3.FileInfo(fh=handle, direct_io=True, keep_cache=False)
+    async def open(self, inode: int, flags: int, ctx: pyfuse3.RequestContext) -> NoReturn:
+        raise pyfuse3.FUSEError(errno.ENOSYS)  # never asked again: see the module docstring
 
     @guarded
-    async def read(self, fh: int, off: int, size: int) -> bytes:
-        handle = self._files[fh]
-        if not handle.session:
-            return self.engine.read(handle.path, off, size)
-        if off == 0 or handle.response is None:
-            # Taken once per pass from the start, so a response that changes while a reader
-            # is part-way through is never served as a mix of two.
-            handle.response = self.engine.response(handle.session)
-        return handle.response[off : off + size]
+    async def read(self, inode: int, off: int, size: int) -> bytes:
+        session = self.inodes.ctl_session(inode)
+        if session is None:
+            return self.engine.read(self._path(inode), off, size)
+        return self.engine.response(session)[off : off + size]
 
     @guarded
-    async def write(self, fh: int, off: int, buf: bytes) -> int:
-        handle = self._files[fh]
-        if not handle.session:
+    async def write(self, inode: int, off: int, buf: bytes) -> int:
+        session = self.inodes.ctl_session(inode)
+        if session is None:
             raise pyfuse3.FUSEError(errno.EROFS)
-        response = await self.engine.command(buf.decode("utf-8", "replace"), handle.session)
-        handle.response = None
+        response = await self.engine.command(buf.decode("utf-8", "replace"), session)
+        await self._forget_changing()
         failure = ERRNO_FOR_OUTCOME.get(response.outcome)
         if failure is not None:
             raise pyfuse3.FUSEError(failure)
         return len(buf)
 
-    @guarded
-    async def release(self, fh: int) -> None:
-        self._files.pop(fh, None)
+    async def _forget_changing(self) -> None:
+        """After a command: drop what we and the kernel remember of the changing entries (the
+        root's and _log/'s listings, _pages.tsv), so the caller's next `ls` or `cat` is current.
+        .ctl itself needs nothing: its new size and time make the kernel drop its old pages."""
+        self._changing_listings.clear()
+        changing = [self.inodes.inode(path) for path in CHANGING_PATHS]
+        await trio.to_thread.run_sync(_invalidate_kernel_caches, changing)
 
     @guarded
     async def statfs(self, ctx: pyfuse3.RequestContext) -> pyfuse3.StatvfsData:

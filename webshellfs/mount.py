@@ -31,7 +31,7 @@ from webshellfs.config import Settings
 from webshellfs.engine import Engine
 from webshellfs.errors import UsageError, WebshellError
 from webshellfs.fetch.http import HttpFetcher
-from webshellfs.fs import Operations
+from webshellfs.fs import Operations, require_patched_pyfuse3
 from webshellfs.store import Store
 
 __all__ = ["log_path_for", "make_engine", "prepare_mountpoint", "run"]
@@ -57,6 +57,7 @@ def log_path_for(cache: Path) -> Path:
 def run(settings: Settings) -> int:
     """Mount and serve until unmounted. Returns the process exit status."""
     mountpoint = settings.mountpoint.absolute()
+    require_patched_pyfuse3()
     prepare_mountpoint(mountpoint)
     log_path = log_path_for(settings.cache.absolute())
     if settings.foreground:

@@ -96,3 +96,23 @@ def test_printf_without_newline_and_truncating_opens_work(mounted: Mount) -> Non
                 f"&& cat {mounted.path}/.ctl")
     assert result.returncode == 0
     assert result.stdout.splitlines()[0] == "R0001 ok: help"
+
+
+def test_every_response_is_read_fresh_even_when_sizes_match(mounted: Mount) -> None:
+    # The kernel keeps .ctl's pages between reads: responses of one length must still differ.
+    ctl = mounted.path / ".ctl"
+    result = sh("; ".join(f"echo bogus{n} > {ctl}; head -1 {ctl}" for n in range(1, 6)))
+    assert result.stdout.splitlines() == [f"R000{n} invalid: bogus{n}" for n in range(1, 6)]
+
+
+def test_listings_are_current_as_soon_as_a_command_returns(mounted: Mount,
+                                                           site: FixtureSite) -> None:
+    root = mounted.path
+    sh(f"ls {root} {root}/_log >/dev/null; cat {root}/_pages.tsv >/dev/null")  # warm the caches
+    for n in range(1, 4):
+        url = site.url(f"/slow?delay=0&tag=t{n}")
+        result = sh(f"echo 'open {url}' > {root}/.ctl && ls {root} && ls {root}/_log "
+                    f"&& tail -1 {root}/_pages.tsv")
+        lines = result.stdout.splitlines()
+        assert f"N000{n}" in lines and f"R000{n}.md" in lines
+        assert lines[-1].startswith(f"N000{n}\t")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -95,12 +96,24 @@ def test_reads_at_any_offset(two_pages: Mount) -> None:
         os.close(fd)
 
 
+def _write_into(path: Path, flags: int) -> None:
+    """Open for writing and write: nothing is ever opened on this mount (the kernel lets root
+    open a file whatever its mode), so the write is where the refusal comes."""
+    fd = os.open(path, flags)
+    try:
+        os.write(fd, b"changed")
+    finally:
+        os.close(fd)
+
+
 @pytest.mark.parametrize(
     "attempt",
     [
-        lambda root: os.open(root / "N0001" / "_map.md", os.O_WRONLY),
+        lambda root: _write_into(root / "N0001" / "_map.md", os.O_WRONLY),
+        lambda root: _write_into(root / "N0001" / "_map.md", os.O_WRONLY | os.O_APPEND),
+        lambda root: _write_into(root / "N0001" / "_map.md", os.O_WRONLY | os.O_TRUNC),
         lambda root: os.open(root / "N0001" / "new.md", os.O_WRONLY | os.O_CREAT, 0o644),
-        lambda root: os.open(root / "_pages.tsv", os.O_RDWR),
+        lambda root: _write_into(root / "_pages.tsv", os.O_RDWR),
         lambda root: os.truncate(root / "N0001" / "links.tsv", 0),
         lambda root: os.mkdir(root / "N0001" / "more"),
         lambda root: os.unlink(root / "N0001" / "_map.md"),
@@ -109,12 +122,14 @@ def test_reads_at_any_offset(two_pages: Mount) -> None:
         lambda root: os.symlink("N0001", root / "latest"),
         lambda root: os.rmdir(root / "N0001" / "tables"),
     ],
-    ids=["write", "create", "write-root-file", "truncate", "mkdir", "unlink", "rename", "chmod",
+    ids=["write", "append", "write-truncating", "create", "write-root-file", "truncate", "mkdir", "unlink", "rename", "chmod",
          "symlink", "rmdir"],
 )
 def test_page_files_refuse_every_change(two_pages: Mount, attempt) -> None:
+    before = (two_pages.path / "N0001" / "_map.md").read_bytes()
     with pytest.raises(OSError) as refused:
         attempt(two_pages.path)
+    assert (two_pages.path / "N0001" / "_map.md").read_bytes() == before
     # Root passes permission checks, so the filesystem itself answers: read-only.
     assert refused.value.errno in (errno.EROFS, errno.EACCES)
     if os.getuid() == 0:
