@@ -4,7 +4,7 @@ files: pages too big to keep in the repository, and pages that make a command wa
     /huge?mb=N                 N MiB of HTML paragraphs, streamed without a Content-Length
     /cells?n=N&cols=C          one table of N cells, C to a row (1000 by default), streamed
     /filler?n=N&kb=K           a page of K KiB of text that differs on every request (fills a disk)
-    /form                      a form whose submit asks /answer
+    /form?delay=S              a form whose submit asks /answer?delay=S (30 by default)
     /answer?delay=S&q=WORD     waits S seconds, then answers a page that names WORD
     /slow?delay=S              waits S seconds, then answers a small page
 
@@ -28,7 +28,7 @@ FORM = (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Slow form</title></head>'
     '<body><main><h1>Slow form</h1><form action="/answer" method="get">'
     '<label for="q">Word</label><input id="q" name="q" type="text">'
-    '<input type="hidden" name="delay" value="30">'
+    '<input type="hidden" name="delay" value="{delay}">'
     '<button type="submit">Send</button></form></main></body></html>'
 )
 
@@ -118,7 +118,7 @@ class GeneratedSite:
             "/huge": lambda q: _huge(number(q, "mb", 1)),
             "/cells": lambda q: _cells(number(q, "n", 1000), number(q, "cols", 1000)),
             "/filler": self._filler,
-            "/form": lambda q: [FORM.encode()],
+            "/form": lambda q: [FORM.replace("{delay}", str(number(q, "delay", 30))).encode()],
             "/answer": self._answer,
             "/slow": self._slow,
         }
