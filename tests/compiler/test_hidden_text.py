@@ -40,6 +40,8 @@ def content_text(tree: dict[str, str]) -> str:
     "font-size: 0px !important",
     "color:#fff; background-color:#fff",
     "color: transparent",
+    "opacity: 0",
+    "opacity:0%",
 ])
 def test_each_hiding_style_moves_the_text_out_of_content(style: str) -> None:
     tree = files(f'<main><p>Before.</p><p style="{style}">{INJECTION}</p><p>After.</p></main>')

@@ -177,13 +177,32 @@ def _invisible_ink(style: dict[str, str]) -> bool:
                                                           style.get("background"))
 
 
-_VISUALLY_HIDDEN_STYLES = (_off_screen, _zero_size, _clipped, _invisible_ink)
+def _transparent(style: dict[str, str]) -> bool:
+    """`opacity: 0` (or 0%): painted, but not visibly."""
+    match = _LENGTH.match(style.get("opacity", ""))
+    return match is not None and match.group(2) in ("", "%") and float(match.group(1)) <= 0
+
+
+_VISUALLY_HIDDEN_STYLES = (_off_screen, _zero_size, _clipped, _invisible_ink, _transparent)
+
+
+def hidden_by_style(style: dict[str, str]) -> bool:
+    """Whether these (lower-case) declarations put an element out of sight: off-screen, no
+    size, clipped away, invisible ink or no opacity. Not font-size (see _zero_font), display
+    or visibility (the caller's business: inline they drop the element, see is_hidden)."""
+    return any(rule(style) for rule in _VISUALLY_HIDDEN_STYLES)
+
+
+def zero_font_size(style: dict[str, str]) -> bool:
+    """`font-size: 0` (the caller checks whether descendants set a size of their own)."""
+    return _is_zero(style.get("font-size"))
 
 
 def visually_hidden(element: HtmlElement) -> bool:
     """On the page but not shown to people: a screen-reader-only class, an inline style that
-    moves the element off-screen, shrinks it to nothing, clips it away or paints text in its
-    background colour, or the browser capture's mark for what its layout showed nowhere.
+    moves the element off-screen, shrinks it to nothing, clips it away, makes it fully
+    transparent or paints text in its background colour, or the mark for what the browser's
+    layout showed nowhere or the page's own stylesheet hides (stylesheets.py).
     Such text is for assistive technology at best and a hidden instruction at worst, so the
     walker keeps it out of content/ (boilerplate/hidden.md). Unlike `is_hidden` this does not
     drop the element: action labels still read it."""
@@ -195,4 +214,4 @@ def visually_hidden(element: HtmlElement) -> bool:
     if not element.get("style"):
         return False
     style = inline_style(element)
-    return _zero_font(element, style) or any(rule(style) for rule in _VISUALLY_HIDDEN_STYLES)
+    return _zero_font(element, style) or hidden_by_style(style)

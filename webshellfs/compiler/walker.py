@@ -61,6 +61,7 @@ from webshellfs.compiler.rules import (
     SECTIONING_TAGS,
     SKIP_TAGS,
 )
+from webshellfs.compiler.stylesheets import mark_stylesheet_hidden
 from webshellfs.compiler.tables import build_table
 from webshellfs.contract.records import CompiledPage
 
@@ -870,9 +871,9 @@ def compile_page(data: bytes | str, url: str, *, content_type: str = "") -> Comp
 
 def _compile_html(data: bytes | str, content_type: str, builder: PageBuilder) -> None:
     document = parse(data, content_type)
-    for note in document.notes:
-        builder.note(note)
     root = document.root
+    for note in [*document.notes, *mark_stylesheet_hidden(root)]:
+        builder.note(note)
     builder.lang = squash(root.get("lang") or root.get("xml:lang") or "")
     base = root.find(".//base[@href]")
     if base is not None:

@@ -1,0 +1,527 @@
+"""Text hidden by the page's own stylesheet, for a page compiled without a browser.
+
+A browser capture marks what its layout shows nowhere; a page fetched over plain HTTP (or given
+to `webshellfs compile`) has only its markup. Here the page's `<style>` elements are split into
+rules, the declarations that can hide text are kept, their selectors parsed (cssselect) and
+matched right to left from an index of the document's tags, classes and ids, and cascaded by
+importance, specificity and order, with the inline style on top. An element whose resulting
+style hides it (display:none, visibility:hidden, off-screen, no size, clipped, transparent,
+invisible ink, font-size 0) gets the browser's mark (`dom.UNSEEN_ATTRIBUTE`) and the walker
+moves its text to boilerplate/hidden.md. Moved, never dropped: this cascade is an
+approximation (no linked stylesheets, no scripts, a viewport assumed 1280 px wide), so a wrong
+guess costs a line in the wrong file, not the text.
+
+Bounded whatever the page: at most MAX_STYLESHEET_CHARS of CSS are read, at most MAX_RULES
+rules about visibility are used, and matching stops after MAX_MATCH_WORK steps; what is left
+over is said in the page's notes. Only the elements some rule could hide by itself are
+candidates; the other rules (a `display:block` after a `display:none`) are matched against
+those alone. Rules are split by one regular expression rather than by tinycss2, measured at
+about 150 KB of CSS per second here: only their structure and declarations are needed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import cssselect
+from cssselect.parser import (
+    Attrib,
+    Class,
+    CombinedSelector,
+    Element,
+    Hash,
+    Negation,
+    Pseudo,
+)
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
+from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE, hidden_by_style, inline_style, zero_font_size
+
+__all__ = ["MAX_MATCH_WORK", "MAX_RULES", "MAX_STYLESHEET_CHARS", "mark_stylesheet_hidden"]
+
+# How much of the page's <style> text is read (a few hundred KiB of inlined CSS is common on
+# big sites).
+MAX_STYLESHEET_CHARS = 512 * 1024
+# Rules declaring something relevant that are matched against the document, in order.
+MAX_RULES = 20_000
+# Steps for the whole page: a candidate element checked against a compound selector, or a
+# matched declaration ranked.
+MAX_MATCH_WORK = 300_000
+# The viewport media queries are judged against: Chromium's default window.
+VIEWPORT_WIDTH = 1280
+VIEWPORT_HEIGHT = 720
+
+# The properties whose values decide visibility here (dom.hidden_by_style and below).
+_PROPERTIES = frozenset({
+    "display", "visibility", "opacity", "font-size", "position", "left", "top", "right",
+    "margin-left", "margin-top", "text-indent", "clip", "clip-path", "overflow", "overflow-x",
+    "overflow-y", "width", "height", "max-width", "max-height", "color", "background-color",
+    "background",
+})
+# Media types a screen matches.
+_SCREEN_TYPES = frozenset({"all", "screen"})
+_FEATURE = re.compile(r"\(\s*(min|max)-(width|height)\s*:\s*(\d*\.?\d+)(px|em|rem)?\s*\)")
+_UNIT_PX = {"px": 1.0, None: 1.0, "em": 16.0, "rem": 16.0}
+# Not elements that show text of their own: marking them would change nothing or too much.
+_NEVER_MARKED = frozenset({"html", "head", "body", "script", "style", "template", "noscript",
+                           "title", "meta", "link", "base"})
+
+
+Styles = dict[HtmlElement, dict[str, str]]
+# How the cascade ranks a declaration: !important, then specificity, then order.
+_Rank = tuple[bool, tuple[int, int, int], int]
+
+
+def mark_stylesheet_hidden(root: HtmlElement) -> list[str]:
+    """Mark every element the page's own `<style>` rules hide; returns notes about limits.
+    A browser rendering (its elements carry locators) is left alone: its layout has judged."""
+    if root.find(f".//*[@{LOCATOR_ATTRIBUTE}]") is not None:
+        return []
+    css, notes = _style_text(root)
+    rules = _rules(css)
+    if len(rules) > MAX_RULES:
+        notes.append(f"the page's stylesheets have {len(rules):,} rules about visibility; "
+                     f"only the first {MAX_RULES:,} were used")
+        rules = rules[:MAX_RULES]
+    if not rules:
+        return notes
+    matcher = _Matcher(root)
+    suspects, styles = _cascade(matcher, rules)
+    if matcher.exhausted:
+        notes.append(f"matching the page's stylesheets against its {matcher.size:,} elements "
+                     f"stopped after {MAX_MATCH_WORK:,} checks; later rules were not used")
+    for element, declared in suspects.items():
+        if _hides(element, declared, styles):
+            element.set(UNSEEN_ATTRIBUTE, "")
+    return notes
+
+
+def _style_text(root: HtmlElement) -> tuple[str, list[str]]:
+    """The CSS of the page's <style> elements for screens, up to MAX_STYLESHEET_CHARS."""
+    parts: list[str] = []
+    total = 0
+    for style in root.iter("style"):
+        if not _applies(style.get("media", "all")):
+            continue
+        text = style.text or ""
+        parts.append(text[:MAX_STYLESHEET_CHARS - total])
+        total += len(text)
+        if total > MAX_STYLESHEET_CHARS:
+            return "\n".join(parts), [(
+                f"the page's stylesheets are {total:,}+ characters; only the first "
+                f"{MAX_STYLESHEET_CHARS:,} were read for hidden text")]
+    return "\n".join(parts), []
+
+
+def _applies(media: str) -> bool:
+    """Whether a media query list matches a screen VIEWPORT_WIDTH × VIEWPORT_HEIGHT. Features
+    other than min/max width and height make a query count as not matching."""
+    return any(_query_applies(query) for query in media.lower().split(","))
+
+
+def _query_applies(query: str) -> bool:
+    query = query.strip().lower()
+    negated = query.startswith("not ")
+    body = query.removeprefix("not ").removeprefix("only ").strip()
+    words = [w for w in _FEATURE.sub(" ", body).split() if w != "and"]
+    if any("(" in w or ")" in w for w in words) or len(words) > 1:
+        result = False  # a feature not judged here, or not a query at all
+    elif words and words[0] not in _SCREEN_TYPES:
+        result = False
+    else:
+        result = all(_feature_holds(*found) for found in _FEATURE.findall(body))
+    return result != negated
+
+
+def _feature_holds(bound: str, dimension: str, number: str, unit: str) -> bool:
+    size = VIEWPORT_WIDTH if dimension == "width" else VIEWPORT_HEIGHT
+    limit = float(number) * _UNIT_PX[unit or None]
+    return size >= limit if bound == "min" else size <= limit
+
+
+# One token of CSS at the level of rules: a comment, a string, a brace, a semicolon, or a run
+# of anything else.
+_TOKEN = re.compile(r"""/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[{};]|[^{};"'/]+|/""",
+                    re.DOTALL)
+_IMPORTANT = re.compile(r"!\s*important\s*$")
+# At-rules whose blocks hold ordinary rules (@media only when it applies).
+_GROUPING = frozenset({"media", "supports", "layer", "scope"})
+
+Rule = tuple[str, list[tuple[str, str, bool]]]
+
+
+@dataclass
+class _Block:
+    """An open `{`: a style rule (its selector) or a group; `used` says whether what is
+    inside counts (a group for another medium, @keyframes, nested rules do not)."""
+
+    selector: str | None
+    used: bool
+    declarations: list[tuple[str, str, bool]] = field(default_factory=list)
+
+
+def _rules(css: str) -> list[Rule]:
+    """(selector text, [(property, value, important)]) of each style rule for screens that
+    declares something relevant, in order."""
+    rules: list[Rule] = []
+    stack: list[_Block] = []
+    buffer: list[str] = []
+    for match in _TOKEN.finditer(css):
+        token = match.group()
+        if token.startswith("/*"):
+            continue
+        top = stack[-1] if stack else None
+        if token == "{":
+            stack.append(_open(top, "".join(buffer).strip()))
+            buffer = []
+        elif token == "}":
+            if top is not None:
+                stack.pop()
+                if top.selector is not None:
+                    _declare(top, "".join(buffer))
+                    if top.used and top.declarations:
+                        rules.append((top.selector, top.declarations))
+            buffer = []
+        elif token == ";":
+            if top is not None and top.selector is not None:
+                _declare(top, "".join(buffer))
+            buffer = []  # else a statement at-rule (@import …;) ends
+        else:
+            buffer.append(token)
+    return rules
+
+
+def _open(parent: _Block | None, prelude: str) -> _Block:
+    used = parent is None or (parent.used and parent.selector is None)
+    if not prelude.startswith("@"):
+        return _Block(prelude, used)
+    keyword, _, condition = prelude[1:].partition(" ")
+    keyword = keyword.lower()
+    if keyword not in _GROUPING or (keyword == "media" and not _applies(condition)):
+        used = False
+    return _Block(None, used)
+
+
+def _declare(block: _Block, text: str) -> None:
+    name, colon, value = text.partition(":")
+    name = name.strip().lower()
+    if colon and name in _PROPERTIES:
+        value = value.strip().lower()
+        important = _IMPORTANT.search(value) is not None
+        block.declarations.append((name, _IMPORTANT.sub("", value).strip(), important))
+
+
+def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
+    """Element → its winning relevant declarations (stylesheet, then inline on top), for the
+    elements a rule that can hide something matches (the suspects), and for those and their
+    descendants: the other rules (display:block after display:none …) can only matter to
+    those, so they are matched against those alone."""
+    parsed: dict[str, list[cssselect.Selector]] = {}
+
+    def selectors(text: str) -> list[cssselect.Selector]:
+        if text not in parsed:
+            try:
+                parsed[text] = cssselect.parse(text) if matcher.may_match(text) else []
+            except cssselect.SelectorError:
+                parsed[text] = []
+        return [s for s in parsed[text] if s.pseudo_element is None]
+
+    suspects: set[HtmlElement] = set()
+    for text, declarations in rules:
+        if _can_hide(declarations):
+            for selector in selectors(text):
+                suspects.update(matcher.matching(selector.parsed_tree))
+    suspects = {element for element in suspects if element.tag not in _NEVER_MARKED}
+    # Their descendants too: a visibility or font size set there undoes the suspect's.
+    styled = suspects | {child for element in suspects for child in element.iterdescendants()}
+    matcher.spend(len(styled))
+    winners: dict[HtmlElement, dict[str, tuple[_Rank, str]]] = {}
+    order = 0
+    for text, declarations in rules:
+        for selector in selectors(text) if suspects else ():
+            order += 1
+            specificity = selector.specificity()
+            for element in matcher.matching(selector.parsed_tree, among=styled):
+                current = winners.setdefault(element, {})
+                for name, value, important in declarations:
+                    rank = (important, specificity, order)
+                    if name not in current or current[name][0] <= rank:
+                        current[name] = (rank, value)
+                matcher.spend(len(declarations))
+    styles = {element: _with_inline(element, declared) for element, declared in winners.items()}
+    return {element: style for element, style in styles.items() if element in suspects}, styles
+
+
+# Declarations that can put an element out of sight on their own or with another one
+# (position with an offset, overflow with a size); the rest only ever undo them.
+_HIDING = re.compile(
+    r"^(?:display:none|visibility:(?:hidden|collapse)|opacity:(?:-[\d.]+|0*\.?0+)%?$"
+    r"|font-size:0*\.?0+[a-z%]*$|(?:left|top|right|margin-left|margin-top|text-indent):-\d{4,}"
+    r"|clip:rect|clip-path:inset|(?:max-)?(?:width|height):[01](?:px)?$|color:transparent$)")
+
+
+def _can_hide(declarations: list[tuple[str, str, bool]]) -> bool:
+    """Whether a rule can hide what it matches: a declaration of _HIDING, or text in the
+    colour of the rule's own background."""
+    style = {name: value for name, value, _ in declarations}
+    colour = style.get("color")
+    if colour is not None and colour in (style.get("background-color"), style.get("background")):
+        return True
+    return any(_HIDING.match(f"{name}:{value.replace(' ', '')}") for name, value in style.items())
+
+
+def _with_inline(element: HtmlElement, declared: dict[str, tuple[_Rank, str]]) -> dict[str, str]:
+    """The stylesheet's winners with the element's inline style on top; an `!important`
+    stylesheet declaration beats an inline one that is not."""
+    style = {name: value for name, (_, value) in declared.items()}
+    for name, value in inline_style(element).items():
+        important = value.endswith("!important")
+        stylesheet = declared.get(name)
+        if important or stylesheet is None or not stylesheet[0][0]:
+            style[name] = value.removesuffix("!important").strip()
+    return style
+
+
+def _hides(element: HtmlElement, style: dict[str, str],
+           styles: dict[HtmlElement, dict[str, str]]) -> bool:
+    """Whether the element's resulting style keeps it out of sight. visibility:hidden and a
+    zero font size are undone by a descendant that sets its own (they inherit)."""
+    if style.get("display") == "none" or hidden_by_style(style):
+        return True
+    if style.get("visibility") in ("hidden", "collapse"):
+        return not _descendant_sets(element, "visibility", styles, "visible")
+    if zero_font_size(style):
+        return not _descendant_sets(element, "font-size", styles)
+    return False
+
+
+def _descendant_sets(element: HtmlElement, name: str, styles: dict[HtmlElement, dict[str, str]],
+                     value: str | None = None) -> bool:
+    for child in element.iterdescendants():
+        declared = styles.get(child)
+        if declared is None and child.get("style"):
+            declared = inline_style(child)
+        if declared and name in declared and (value is None or declared[name] == value):
+            return True
+    return False
+
+
+class _Unsupported(Exception):
+    """A selector using something not matched here (:nth-child(), :has() …): not used."""
+
+
+# Pseudo-classes of interaction and history: a page as loaded matches none of them.
+_NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-within",
+                    "focus-visible", "checked", "indeterminate", "open"})
+
+
+# The last compound selector of a complex one, and the classes and ids named in it.
+_LAST_COMPOUND = re.compile(r"[^\s>+~]+\s*$")
+_NAMES = re.compile(r"([.#])([\w-]+)")
+# Attribute tests and pseudo-class arguments, which may hold dots and need not be present.
+_NESTED = re.compile(r"\[[^\]]*\]|\([^)]*\)")
+
+
+class _Matcher:
+    """Right-to-left selector matching from the document's elements with a tag, class or id
+    (found by lxml as needed), counting its work against MAX_MATCH_WORK."""
+
+    def __init__(self, root: HtmlElement) -> None:
+        # Only elements with a class or id are visited here: making a Python object for
+        # every element is the slow part, and tags are looked up when a selector needs one.
+        self._entries: dict[tuple[str, str], list[HtmlElement]] = {}
+        for kind in ("class", "id"):
+            for element in root.xpath(f"//*[@{kind}]"):
+                for name in element.get(kind).split() if kind == "class" else [element.get(kind)]:
+                    self._entries.setdefault((kind, name), []).append(element)
+        self.classes = {name for kind, name in self._entries if kind == "class"}
+        self.ids = {name for kind, name in self._entries if kind == "id"}
+        self.size = int(root.xpath("count(//*)"))
+        self._root = root
+        self._memo: dict[tuple[HtmlElement, int], bool] = {}
+        self._found: dict[str, list[HtmlElement]] = {}
+        self.work = 0
+        self.exhausted = False
+
+    def _entry(self, kind: str, name: str) -> list[HtmlElement]:
+        """The elements with a class, id or tag name ("" for all), in document order."""
+        key = (kind, name)
+        if key not in self._entries:
+            if kind != "tag":
+                return []
+            self._entries[key] = [e for e in self._root.iter(name or None)
+                                  if isinstance(e.tag, str)]
+        return self._entries[key]
+
+    def may_match(self, text: str) -> bool:
+        """False if no selector of a list can match: the last compound of each names a
+        class or id the document lacks (most of a big site's stylesheet). Cheaper than
+        parsing it."""
+        for part in _NESTED.sub("", text).split(","):
+            last = _LAST_COMPOUND.search(part)
+            names = _NAMES.findall(last.group() if last else "")
+            if all(name in (self.classes if mark == "." else self.ids) for mark, name in names):
+                return True
+        return False
+
+    def matching(self, tree: object, among: set[HtmlElement] | None = None) -> list[HtmlElement]:
+        """The elements (of `among`, if given) a parsed selector matches; none if it is
+        unsupported or the work budget has run out."""
+        if self.exhausted:
+            return []
+        last = tree.subselector if isinstance(tree, CombinedSelector) else tree
+        key = repr(tree)
+        if key in self._found:
+            found = self._found[key]
+            if among is None:
+                return found
+            self.spend(len(found))
+            return [element for element in found if element in among]
+        try:
+            candidates = self._candidates(last)
+            if among is not None:
+                self.spend(len(candidates))
+                candidates = [element for element in candidates if element in among]
+                key = ""  # a partial answer: not remembered
+            if _is_key_only(tree):
+                self.spend(len(candidates))  # the index entry is the answer
+                found = list(candidates)
+            else:
+                found = [element for element in candidates if self._matches(element, tree)]
+        except _Unsupported:
+            return []
+        except _Exhausted:
+            self.exhausted = True
+            return []
+        if key:
+            self._found[key] = found
+        return found
+
+    def _candidates(self, compound: object) -> list[HtmlElement]:
+        """The narrowest index entry for a compound selector: its id, else a class, else its
+        tag, else every element."""
+        found: dict[str, str] = {}
+        node = compound
+        while node is not None:
+            if isinstance(node, Hash):
+                found.setdefault("id", node.id)
+            elif isinstance(node, Class):
+                found.setdefault("class", node.class_name)
+            elif isinstance(node, Element) and node.element not in (None, "*"):
+                found.setdefault("tag", node.element.lower())
+            node = getattr(node, "selector", None)
+        for kind in ("id", "class", "tag"):
+            if kind in found:
+                return self._entry(kind, found[kind])
+        return self._entry("tag", "")
+
+    def _matches(self, element: HtmlElement, tree: object) -> bool:
+        """Whether element matches tree; remembered, because the ancestors of many
+        candidates are checked against the same left-hand side again and again."""
+        key = (element, id(tree))
+        if key not in self._memo:
+            self._memo[key] = self._matches_now(element, tree)
+        return self._memo[key]
+
+    def _matches_now(self, element: HtmlElement, tree: object) -> bool:
+        if not isinstance(tree, CombinedSelector):
+            return self._compound(element, tree)
+        if not self._compound(element, tree.subselector):
+            return False
+        left = tree.selector
+        combinator = tree.combinator
+        if combinator == " ":
+            return any(self._matches(ancestor, left) for ancestor in element.iterancestors())
+        if combinator == ">":
+            parent = element.getparent()
+            return parent is not None and self._matches(parent, left)
+        siblings = (s for s in element.itersiblings(preceding=True) if isinstance(s.tag, str))
+        if combinator == "+":
+            previous = next(siblings, None)
+            return previous is not None and self._matches(previous, left)
+        if combinator == "~":
+            return any(self._matches(sibling, left) for sibling in siblings)
+        raise _Unsupported(combinator)
+
+    def spend(self, steps: int) -> None:
+        """Count work done for this matcher's results (the cascade's updates)."""
+        self.work += steps
+        if self.work > MAX_MATCH_WORK:
+            self.exhausted = True
+
+    def _compound(self, element: HtmlElement, node: object) -> bool:
+        self.work += 1
+        if self.work > MAX_MATCH_WORK:
+            raise _Exhausted
+        while node is not None:
+            if not self._simple(element, node):
+                return False
+            node = getattr(node, "selector", None)
+        return True
+
+    def _simple(self, element: HtmlElement, node: object) -> bool:
+        """One simple selector of a compound (the chain is walked by _compound)."""
+        if isinstance(node, Element):
+            return node.element in (None, "*") or element.tag.lower() == node.element.lower()
+        if isinstance(node, Class):
+            return node.class_name in (element.get("class") or "").split()
+        if isinstance(node, Hash):
+            return element.get("id") == node.id
+        if isinstance(node, Attrib):
+            return _attribute_matches(element.get(node.attrib), node)
+        if isinstance(node, Negation):
+            return not self._compound(element, node.subselector)
+        if isinstance(node, Pseudo):
+            return _pseudo_matches(element, node.ident.lower())
+        raise _Unsupported(type(node).__name__)
+
+
+def _is_key_only(tree: object) -> bool:
+    """A lone tag, class or id (`p`, `.promo`, `#ad`): its index entry is what it matches."""
+    if isinstance(tree, Element):
+        return tree.element not in (None, "*")
+    return isinstance(tree, Class | Hash) and isinstance(tree.selector, Element) and (
+        tree.selector.element in (None, "*"))
+
+
+class _Exhausted(Exception):
+    """MAX_MATCH_WORK is used up."""
+
+
+def _attribute_matches(actual: str | None, node: Attrib) -> bool:
+    if actual is None:
+        return False
+    if node.operator == "exists":
+        return True
+    wanted = node.value.value if node.value is not None else ""
+    tests = {
+        "=": lambda: actual == wanted,
+        "~=": lambda: wanted in actual.split(),
+        "|=": lambda: actual == wanted or actual.startswith(wanted + "-"),
+        "^=": lambda: bool(wanted) and actual.startswith(wanted),
+        "$=": lambda: bool(wanted) and actual.endswith(wanted),
+        "*=": lambda: bool(wanted) and wanted in actual,
+    }
+    if node.operator not in tests:
+        raise _Unsupported(node.operator)
+    return tests[node.operator]()
+
+
+def _pseudo_matches(element: HtmlElement, ident: str) -> bool:
+    if ident in _NEVER:
+        return False
+    siblings = [s for s in (element.getparent() if element.getparent() is not None else [])
+                if isinstance(s.tag, str)] if ident.endswith("child") else []
+    structural = {
+        "first-child": lambda: bool(siblings) and siblings[0] is element,
+        "last-child": lambda: bool(siblings) and siblings[-1] is element,
+        "only-child": lambda: len(siblings) == 1,
+        "root": lambda: element.getparent() is None,
+        "empty": lambda: len(element) == 0 and not element.text,
+        "link": lambda: element.tag in ("a", "area") and element.get("href") is not None,
+    }
+    if ident not in structural:
+        raise _Unsupported(ident)
+    return structural[ident]()
