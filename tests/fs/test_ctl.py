@@ -116,3 +116,19 @@ def test_listings_are_current_as_soon_as_a_command_returns(mounted: Mount,
         lines = result.stdout.splitlines()
         assert f"N000{n}" in lines and f"R000{n}.md" in lines
         assert lines[-1].startswith(f"N000{n}\t")
+
+
+def test_a_caller_killed_mid_command_loses_nothing(mounted: Mount, site: FixtureSite) -> None:
+    # The reply to the killed writer has nowhere to go; that is no error of the daemon's (the
+    # fixture fails the test on any ERROR line), and the command still finishes and is logged.
+    writer = subprocess.Popen(["bash", "-c", f"echo 'open {site.url('/slow?delay=1')}' "
+                               f"> {mounted.path}/.ctl"])
+    time.sleep(0.5)
+    writer.kill()
+    writer.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while not (mounted.path / "_log" / "R0001.md").exists():
+        assert time.monotonic() < deadline, "the killed caller's command never finished"
+        time.sleep(0.1)
+    assert (mounted.path / "_log" / "R0001.md").read_text().count("R0001 ok: open ") == 1
+    assert mounted.ctl("help").returncode == 0
