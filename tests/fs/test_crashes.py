@@ -206,10 +206,6 @@ def test_kill_during_execute_keeps_every_page_and_logs_it_as_interrupted(
         f"R0003 ok: open {generated.url('/slow?delay=0')}", "N0002  Slow page"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "webshellfs/browser/gate.py (since 90a9fe0): when Chromium is killed, the daemon logs "
-    "'ERROR asyncio: Task was destroyed but it is pending! task: <Task pending ... "
-    "coro=<Gate._serve() ...>'; every other assertion of the test passes"))
 def test_a_browser_killed_mid_execute_fails_that_command_and_the_next_open_works(
     new_mount: Callable[[], Mount], generated: GeneratedSite, chromium: str
 ) -> None:

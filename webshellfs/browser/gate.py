@@ -48,6 +48,9 @@ class Gate:
         self.policy = policy
         self.max_body_bytes = max_body_bytes
         self._server: asyncio.Server | None = None
+        # The connections being served. asyncio's stream server forgets a connection's task
+        # when the browser's end goes away; held here, it is never collected while pending.
+        self._serving: set[asyncio.Task[None]] = set()
 
     async def start(self) -> str:
         """The proxy's URL, for Chromium's `--proxy-server`."""
@@ -61,8 +64,13 @@ class Gate:
         if self._server is not None:
             self._server.close()
             self._server = None
+        for task in list(self._serving):
+            task.cancel()
 
     async def _serve(self, client: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None  # a stream server's callback always runs in a task
+        self._serving.add(task)
         try:
             head = await asyncio.wait_for(client.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT)
             request_line, _, header_block = head.partition(b"\r\n")
@@ -76,6 +84,7 @@ class Gate:
             pass  # the browser sees a closed connection, which is what happened
         finally:
             out.close()
+            self._serving.discard(task)
 
     async def _open(self, url: str, out: asyncio.StreamWriter, shown: str) -> Streams | None:
         """A connection to url's host at the address the policy judged, or None (answered).
@@ -116,7 +125,7 @@ class Gate:
             first = await client.readexactly(1)
             if first == _TLS_HANDSHAKE:
                 upstream.write(first)
-                await asyncio.gather(_pump(client, upstream), _pump(server, out))
+                await _relay_both(client, upstream, server, out)
                 return
             head = first + await asyncio.wait_for(client.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT)
             request_line, _, header_block = head.partition(b"\r\n")
@@ -126,7 +135,7 @@ class Gate:
                 # A WebSocket handshake (Chromium tunnels ws: too): its destination is judged;
                 # what follows is frames, not a body to count.
                 upstream.write(head)
-                await asyncio.gather(_pump(client, upstream), _pump(server, out))
+                await _relay_both(client, upstream, server, out)
                 return
             host = headers.get(b"host", authority.encode("latin-1"))
             url = f"http://{host.decode('latin-1')}{path.decode('latin-1')}"
@@ -254,6 +263,18 @@ class _InflatedSize:
         if self._inflater is None:
             return f"is larger than {self.limit} bytes; the response was cut off"
         return f"inflates past the limit of {self.limit} bytes; the response was cut off"
+
+
+async def _relay_both(client: asyncio.StreamReader, upstream: asyncio.StreamWriter,
+                      server: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:
+    """Copy both ways until either side is done (then the other is closed by the caller)."""
+    pumps = {asyncio.ensure_future(_pump(client, upstream)),
+             asyncio.ensure_future(_pump(server, out))}
+    try:
+        await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pump in pumps:
+            pump.cancel()
 
 
 async def _pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
