@@ -20,6 +20,7 @@ pages to disk with `webshellfs compile --manifest`. Then, in one run:
 from __future__ import annotations
 
 import argparse
+import atexit
 import multiprocessing
 import os
 import random
@@ -209,6 +210,9 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     mountpoint, disk, cache = work / "mnt", work / "disk", work / "cache.sqlite"
     mountpoint.mkdir(exist_ok=True)
+    # However the run ends (a failed fill exits early), leave no mount and no daemon behind.
+    atexit.register(subprocess.run, ["fusermount3", "-u", "-z", str(mountpoint)],
+                    stderr=subprocess.DEVNULL, check=False)
     pages = corpus_pages(args.pages)
     server, base = serve(pages)
     urls = [base + path for path, _ in pages]
