@@ -5,6 +5,7 @@ browser's memory measured. A fixture server of its own on 127.0.0.1; the real Ch
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import os
 import threading
@@ -19,6 +20,7 @@ import pytest
 from tests.browser.conftest import live_options, page_text, run
 from tests.browser.test_policy import HINT, LINK_LOCAL_HINT, METADATA, fake_dns, to_fixture_site
 from webshellfs.browser import Browser
+from webshellfs.browser.gate import Gate
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.errors import AccessDenied
 from webshellfs.fetch.policy import AddressRules
@@ -28,6 +30,7 @@ pytestmark = pytest.mark.browser
 MIB = 1024 * 1024
 BOMB_INFLATED = 512 * MIB
 BODY_LIMIT = 2 * MIB
+RAW_DEFLATE_TEXT = b"raw deflate, as some servers send it\n" * 100
 METADATA_REFUSAL = (f"{METADATA} resolves to 169.254.169.254, a cloud-metadata address; "
                     f"{LINK_LOCAL_HINT}")
 
@@ -88,6 +91,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(self.bomb)
+        elif parts.path == "/raw-deflate.txt":
+            packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+            body = packer.compress(RAW_DEFLATE_TEXT) + packer.flush()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Encoding", "deflate")
+            self.end_headers()
+            self.wfile.write(body)
         elif parts.path == "/small.json":
             self.send_response(200)
             body = gzip.compress(b'{"items": [1, 2, 3]}')
@@ -228,3 +239,34 @@ def test_a_gzip_bomb_is_cut_at_the_body_limit_with_memory_bounded(
     browser_peaks = browser_processes_peak_kib()
     assert browser_peaks, "no browser process found below the test process"
     assert max(browser_peaks.values()) / 1024 < 400, browser_peaks
+
+
+async def through_gate(gate: Gate, url: str) -> bytes:
+    """What a browser gets for a plain-HTTP GET of url through the gate, head and body."""
+    proxy = urlsplit(await gate.start())
+    reader, writer = await asyncio.open_connection(proxy.hostname, proxy.port)
+    writer.write(f"GET {url} HTTP/1.1\r\nHost: {urlsplit(url).netloc}\r\n"
+                 "Accept-Encoding: gzip, deflate, br\r\n\r\n".encode())
+    try:
+        return await reader.read()
+    finally:
+        writer.close()
+        await gate.close()
+
+
+def test_the_gate_passes_bodies_within_the_limit_and_cuts_a_bomb(server: Server) -> None:
+    """Without a browser: a raw-deflate body passes whole (as Chromium accepts it); of the
+    bomb only the head is sent, and the policy notes why."""
+    policy = NetworkPolicy(AddressRules(allow_private=True))
+    passed = asyncio.run(through_gate(Gate(policy, BODY_LIMIT), server.url("/raw-deflate.txt")))
+    head, _, body = passed.partition(b"\r\n\r\n")
+    assert head.splitlines()[0] == b"HTTP/1.0 200 OK"
+    assert zlib.decompress(body, -zlib.MAX_WBITS) == RAW_DEFLATE_TEXT
+    assert policy.refused == []
+    bomb = server.url("/bomb.json")
+    cut = asyncio.run(through_gate(Gate(policy, BODY_LIMIT), bomb))
+    head, _, body = cut.partition(b"\r\n\r\n")
+    assert head.splitlines()[0] == b"HTTP/1.0 200 OK"
+    assert body == b""
+    assert policy.refused == [
+        f"{bomb} inflates past the limit of {BODY_LIMIT} bytes; the response was cut off"]

@@ -234,11 +234,13 @@ class _InflatedSize:
         self.problem = ""
         codings = [c.strip() for c in encoding.split(b",") if c.strip() not in (b"", b"identity")]
         self._inflater = None
+        self._wbits = 0
         if len(codings) > 1 or (codings and codings[0] not in _WBITS):
             self.problem = (f"has a content encoding the browser's gate cannot check "
-                            f"({encoding.decode('latin-1')})")
+                            f"({encoding.decode('latin-1')}); the response was cut off")
         elif codings:
-            self._inflater = zlib.decompressobj(_WBITS[codings[0]])
+            self._wbits = _WBITS[codings[0]]
+            self._inflater = zlib.decompressobj(self._wbits)
 
     def add(self, data: bytes) -> str:
         """"" while the body is within the limit, else what is wrong with it."""
@@ -254,6 +256,11 @@ class _InflatedSize:
                 if self._over():
                     return self._over()
         except zlib.error as error:
+            if self._wbits == zlib.MAX_WBITS and self.total == 0:
+                # "deflate" is sent both zlib-wrapped (as specified) and raw, as browsers accept.
+                self._wbits = -zlib.MAX_WBITS
+                self._inflater = zlib.decompressobj(self._wbits)
+                return self.add(data)
             return f"has a body that is not valid as its content encoding says ({error})"
         return ""
 
