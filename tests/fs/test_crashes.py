@@ -157,8 +157,21 @@ def test_kill_during_retrieve_keeps_the_pages_it_stored_and_logs_it_as_interrupt
     # The PDF result is stored within a second; the slow result keeps the retrieve going 6 s.
     wait_for(lambda: "\tGarden paper\t" in (first.path / "_pages.tsv").read_text(), "N0002")
     before = page_tree(first)
+    readers = [subprocess.Popen(  # shells reading the whole time, until the mount goes
+        ["bash", "-c", (f"while cat {first.path}/N0001/_map.md {first.path}/_pages.tsv && "
+                        f"grep -rq gardens {first.path}/N0001/content/; do :; done; exit 3")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    time.sleep(0.3)
     first.kill()
     assert retrieve.wait(timeout=EXIT_WAIT) != 0
+    for reader in readers:  # each ends at once with the dead mount's error; none hangs
+        _, stderr = reader.communicate(timeout=EXIT_WAIT)
+        assert reader.returncode == 3  # the loop ended because a read failed
+        # ECONNABORTED for a read in flight at the kill, ENOTCONN for any after it.
+        assert stderr.splitlines()
+        assert all(line.endswith(("Software caused connection abort",
+                                  "Transport endpoint is not connected"))
+                   for line in stderr.splitlines()), stderr
 
     second = new_mount().start("--search", f"searxng={search_site.url}")
     assert "clearing a stale mount" in second.stderr.read_text()
@@ -239,6 +252,28 @@ def test_a_browser_killed_mid_execute_fails_that_command_and_the_next_open_works
     assert chromium_processes(mount)  # a new browser
     assert_consistent(mount)
     assert mount.bad_log_lines() == []  # here, not only at teardown: the crash is the test
+
+
+def test_a_browser_killed_mid_open_falls_back_to_plain_http_and_says_why(
+    new_mount: Callable[[], Mount], generated: GeneratedSite, chromium: str
+) -> None:
+    mount = new_mount().start("--browser", "local", "--chromium", chromium)
+    url = generated.url("/slow?delay=3")
+    command = start_command(mount, f"open {url}")
+    assert generated.arrived("/slow")
+    kill_all(chromium_processes(mount))
+    stdout, _ = command.communicate(timeout=CTL_TIMEOUT)
+
+    assert command.returncode == 0, stdout
+    lines = stdout.splitlines()
+    assert lines[:3] == [f"R0001 ok: open {url}", "N0001  Slow page", f"url: {url}"]
+    assert lines[-1].startswith("note: the browser could not load it (the browser crashed while ")
+    assert lines[-1].endswith("); fetched over plain HTTP, no live tab")
+    assert statuses(mount) == ["stored"]
+    again = mount.ctl(f"open {generated.url('/form')}", timeout=CTL_TIMEOUT)
+    assert again.stdout.splitlines()[1:2] == ["N0002  Slow form"]
+    assert "live in tab" in again.stdout
+    assert_consistent(mount)
 
 
 @pytest.mark.xfail(strict=True, reason=(
