@@ -321,6 +321,9 @@ def test_a_full_disk_fails_the_open_with_eio_and_the_reason_and_loses_nothing(
         ]
         assert assert_consistent(mount) == opened
         assert mount.process is not None and mount.process.poll() is None
+        # The page's rolled-back write leaves room in the WAL for the small log record.
+        failed_log = (mount.path / "_log" / f"R{number + 1:04d}.md").read_text().splitlines()
+        assert failed_log[:2] == [f"# R{number + 1:04d} failed", f"request: open {url}"]
 
         resize(tiny, "8m")  # space freed: the same daemon stores again, numbering continues
         again = mount.ctl(f"open {url}")
