@@ -47,6 +47,7 @@ def page(css: str, body: str) -> str:
     (".ink { color: #fff; background-color: #fff }", '<p class="ink">{}</p>'),
     ("@media screen { .m { display: none } }", '<p class="m">{}</p>'),
     ("@media (max-width: 2000px) { .m { display: none } }", '<p class="m">{}</p>'),
+    ("@media(min-width:768px) and (max-width:2000px){.m{display:none}}", '<p class="m">{}</p>'),
     ("section p[data-x] { display: none }", '<section><p data-x="1">{}</p></section>'),
     ("span:not(.shown) { display: none }", "<div><span>{}</span></div>"),
     (".y { display: none !important } .y.z { display: block }", '<p class="y z">{}</p>'),

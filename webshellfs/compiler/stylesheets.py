@@ -145,6 +145,7 @@ def _feature_holds(bound: str, dimension: str, number: str, unit: str) -> bool:
 # of anything else.
 _TOKEN = re.compile(r"""/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[{};]|[^{};"'/]+|/""",
                     re.DOTALL)
+_AT_RULE = re.compile(r"@([\w-]+)\s*(.*)", re.DOTALL)
 _IMPORTANT = re.compile(r"!\s*important\s*$")
 # At-rules whose blocks hold ordinary rules (@media only when it applies).
 _GROUPING = frozenset({"media", "supports", "layer", "scope"})
@@ -197,8 +198,8 @@ def _open(parent: _Block | None, prelude: str) -> _Block:
     used = parent is None or (parent.used and parent.selector is None)
     if not prelude.startswith("@"):
         return _Block(prelude, used)
-    keyword, _, condition = prelude[1:].partition(" ")
-    keyword = keyword.lower()
+    at_rule = _AT_RULE.match(prelude)
+    keyword, condition = (at_rule.group(1).lower(), at_rule.group(2)) if at_rule else ("", "")
     if keyword not in _GROUPING or (keyword == "media" and not _applies(condition)):
         used = False
     return _Block(None, used)
