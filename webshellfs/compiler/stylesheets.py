@@ -22,6 +22,7 @@ about 150 KB of CSS per second here: only their structure and declarations are n
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import cssselect
@@ -92,8 +93,9 @@ def mark_stylesheet_hidden(root: HtmlElement) -> list[str]:
     if matcher.exhausted:
         notes.append(f"matching the page's stylesheets against its {matcher.size:,} elements "
                      f"stopped after {MAX_MATCH_WORK:,} checks; later rules were not used")
+    undone = _Undone(root, styles)
     for element, declared in suspects.items():
-        if _hides(element, declared, styles):
+        if _hides(element, declared, undone):
             element.set(UNSEEN_ATTRIBUTE, "")
     return notes
 
@@ -236,7 +238,7 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
                 suspects.update(matcher.matching(selector.parsed_tree))
     suspects = {element for element in suspects if element.tag not in _NEVER_MARKED}
     # Their descendants too: a visibility or font size set there undoes the suspect's.
-    styled = suspects | {child for element in suspects for child in element.iterdescendants()}
+    styled = _subtrees(suspects)
     matcher.spend(len(styled))
     winners: dict[HtmlElement, dict[str, tuple[_Rank, str]]] = {}
     order = 0
@@ -285,27 +287,52 @@ def _with_inline(element: HtmlElement, declared: dict[str, tuple[_Rank, str]]) -
     return style
 
 
-def _hides(element: HtmlElement, style: dict[str, str],
-           styles: dict[HtmlElement, dict[str, str]]) -> bool:
+def _subtrees(roots: set[HtmlElement]) -> set[HtmlElement]:
+    """The elements in and under `roots`, each visited once however they nest."""
+    seen: set[HtmlElement] = set()
+    for top in roots:
+        stack = [top]
+        while stack:
+            element = stack.pop()
+            if element in seen:
+                continue  # its subtree is in already
+            seen.add(element)
+            stack.extend(child for child in element if isinstance(child.tag, str))
+    return seen
+
+
+class _Undone:
+    """The elements under which a descendant undoes an inherited hiding: sets visibility:
+    visible, or a font size of its own (by the stylesheet or inline)."""
+
+    def __init__(self, root: HtmlElement, styles: Styles) -> None:
+        inline = {element: inline_style(element) for element in root.xpath(
+            "//*[contains(@style, 'visibility') or contains(@style, 'font-size')]")}
+        declared = [*styles.items(), *((e, st) for e, st in inline.items() if e not in styles)]
+        self.visibility = _above(e for e, st in declared if st.get("visibility") == "visible")
+        self.font_size = _above(e for e, st in declared if "font-size" in st)
+
+
+def _above(elements: Iterable[HtmlElement]) -> set[HtmlElement]:
+    """The ancestors of these elements, each walked once."""
+    marked: set[HtmlElement] = set()
+    for element in elements:
+        for ancestor in element.iterancestors():
+            if ancestor in marked:
+                break
+            marked.add(ancestor)
+    return marked
+
+
+def _hides(element: HtmlElement, style: dict[str, str], undone: _Undone) -> bool:
     """Whether the element's resulting style keeps it out of sight. visibility:hidden and a
     zero font size are undone by a descendant that sets its own (they inherit)."""
     if style.get("display") == "none" or hidden_by_style(style):
         return True
     if style.get("visibility") in ("hidden", "collapse"):
-        return not _descendant_sets(element, "visibility", styles, "visible")
+        return element not in undone.visibility
     if zero_font_size(style):
-        return not _descendant_sets(element, "font-size", styles)
-    return False
-
-
-def _descendant_sets(element: HtmlElement, name: str, styles: dict[HtmlElement, dict[str, str]],
-                     value: str | None = None) -> bool:
-    for child in element.iterdescendants():
-        declared = styles.get(child)
-        if declared is None and child.get("style"):
-            declared = inline_style(child)
-        if declared and name in declared and (value is None or declared[name] == value):
-            return True
+        return element not in undone.font_size
     return False
 
 
