@@ -21,7 +21,6 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import hashlib
 import json
@@ -195,16 +194,10 @@ class _Connection(sqlite3.Connection):
     """A plain connection that can be weakly referenced (so a store can close its readers)."""
 
 
-def _disk_full(error: BaseException) -> bool:
-    code = getattr(error, "sqlite_errorcode", None)
-    return (code is not None and code & 0xFF == SQLITE_FULL) or (
-        isinstance(error, OSError) and error.errno == errno.ENOSPC
-    )
-
-
-def _write_error(path: Path, what: str, error: BaseException) -> StoreError:
-    """The StoreError for a failed write of `what`; a full disk gets a message of its own."""
-    if _disk_full(error):
+def _write_error(path: Path, what: str, error: sqlite3.Error) -> StoreError:
+    """The StoreError for a failed write of `what`; a full disk (SQLite reports ENOSPC as
+    SQLITE_FULL, extended codes keep it in their low byte) gets a message of its own."""
+    if (error.sqlite_errorcode or 0) & 0xFF == SQLITE_FULL:
         return StoreError(
             f"the disk holding the cache {path} is full, so {what} was not stored; the pages "
             "stored before stay readable. Free some space there (or mount again with --cache on "
