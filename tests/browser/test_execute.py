@@ -3,6 +3,8 @@ each checked through the capture that follows (compiled like any page)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import trio
 
@@ -275,3 +277,15 @@ def test_check_works_on_aria_menu_items(browser: Browser, site: LiveSite) -> Non
     assert "Primer: yes" in page_text(still_on)
     off = run(lambda: browser.execute(page.tab_id, primer, "uncheck"))
     assert "Primer: no" in page_text(off)
+
+
+def test_an_answer_a_short_timer_shows_is_waited_for_but_not_a_polling_loop(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/timers.html")))
+    assert "Availability: unknown" in page_text(page)
+    started = time.monotonic()
+    result = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
+    # The answer comes 200 ms after the click; the page also polls every 100 ms, forever.
+    assert "In stock: 3" in page_text(result)
+    assert time.monotonic() - started < browser.options.settle_cap

@@ -13,7 +13,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from webshellfs.browser.options import BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
-from webshellfs.browser.scripts import DOM_SETTLE, SNAPSHOT
+from webshellfs.browser.scripts import DOM_SETTLE, FRAME_QUIET_MS, SNAPSHOT
 from webshellfs.browser.tab import Tab
 from webshellfs.errors import FetchError
 from webshellfs.fetch import Capture
@@ -41,8 +41,10 @@ def is_navigation_error(error: PlaywrightError) -> bool:
 
 
 async def settle(tab: Tab, options: BrowserOptions) -> None:
-    """Wait (at most settle_cap) for the load event, then until no request is in flight
-    and the DOM has not changed for the quiet period. A navigation restarts the wait."""
+    """Wait (at most settle_cap) for the load event, then until the page looks done: no
+    request in flight or ended within the quiet period, the short timers pending at the start
+    fired, and the DOM unchanged for about a frame (scripts.DOM_SETTLE). A navigation restarts
+    the wait."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + options.settle_cap
     quiet = options.quiet_ms / 1000
@@ -56,7 +58,8 @@ async def settle(tab: Tab, options: BrowserOptions) -> None:
             await asyncio.sleep(min(quiet - waited, remaining))
             continue
         try:
-            await page.evaluate(DOM_SETTLE, [options.quiet_ms, int(remaining * 1000)])
+            await page.evaluate(DOM_SETTLE, [options.quiet_ms, FRAME_QUIET_MS,
+                                             int(remaining * 1000), int(options.settle_cap * 1000)])
         except PlaywrightError as error:
             if not is_navigation_error(error):
                 raise

@@ -9,12 +9,13 @@ controls, and for forms the checks run before the first field is touched.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
-from webshellfs.errors import UsageError
+from webshellfs.errors import NotFoundError, UsageError
 
 Operation = Callable[[Locator, Mapping[str, str], float], Awaitable[None]]
 
@@ -63,6 +64,10 @@ _PICK = """
 }
 """.replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
 
+# _PICK on the first element a locator finds, in one round trip (Locator.evaluate takes three:
+# find, evaluate, release); null when the element is gone.
+_PICK_FIRST = f"(found, wanted) => found.length ? ({_PICK.strip()})(found[0], wanted) : null"
+
 _DESCRIBE_FIELD = "(e) => [e.localName, (e.type || '').toLowerCase()]"
 
 _SUBMITTERS = (
@@ -87,8 +92,15 @@ def attribute_selector(name: str, value: str) -> str:
     return f'[{name}="{escaped}"]'
 
 
+async def _pick(element: Locator, wanted: str) -> dict[str, Any]:
+    picked = await element.evaluate_all(_PICK_FIRST, wanted)
+    if picked is None:
+        raise NotFoundError("the element is no longer on the page")
+    return dict(picked)
+
+
 async def option_value(select: Locator, wanted: str) -> str:
-    picked = await select.evaluate(_PICK, wanted)
+    picked = await _pick(select, wanted)
     if "value" in picked:
         return str(picked["value"])
     raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked.get('choices', []))}")
@@ -116,7 +128,7 @@ async def select(element: Locator, values: Mapping[str, str], timeout: float) ->
         await element.click(timeout=timeout)
         return
     wanted = single_value(values, "select")
-    picked = await element.evaluate(_PICK, wanted)
+    picked = await _pick(element, wanted)
     if "value" in picked:
         await element.select_option(value=picked["value"], timeout=timeout)
     elif "target" in picked:

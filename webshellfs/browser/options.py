@@ -36,7 +36,8 @@ class BrowserOptions:
         load_timeout: seconds a page may take to reach DOM ready (then FetchTimeout).
         action_timeout: seconds one execute may take to act on its element.
         settle_cap: seconds we wait at most for the network and the DOM to go quiet.
-        quiet_ms: the quiet period: no request in flight and no DOM mutation for this long.
+        quiet_ms: the quiet period after a request ends (its answer may take several tasks to
+            show); DOM changes alone need only an animation frame without more (scripts.DOM_SETTLE).
         max_tabs: the tab pool's cap; the least recently used tab closes past it.
         recovery_grace: seconds the browser thread gets on top of a call's own deadline to kill
             and replace what hung; past that the caller stops waiting and kills the browser.

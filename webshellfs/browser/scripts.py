@@ -9,19 +9,30 @@ from __future__ import annotations
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
+# Timers up to this delay are waited for by a settle (once: those pending when it starts).
+TIMER_WATCH_MS = 300
+# How long a settle waits for an animation frame before going on without one (a tab in the
+# background gets none).
+FRAME_QUIET_MS = 50
+
 # Installed in every document before its scripts run: remembers when the DOM last changed, so
 # a settle wait on a static page returns at once instead of sleeping a fixed period. Our own
 # marking attribute does not count as a change, nor do inline styles: animations rewrite them
-# every frame, and a page that animates forever would never look settled.
+# every frame, and a page that animates forever would never look settled. It also counts the
+# page's fetch/XHR requests in flight (the browser's own request events can reach us after the
+# settle wait has looked) and keeps the short timers (setTimeout up to TIMER_WATCH_MS: a debounce,
+# a "render soon") still pending, so the wait can let them fire; intervals are not kept, as a
+# page may run one forever. Each wrapper hands back exactly what the original returns.
 MUTATION_CLOCK = """
 (() => {
   if (window.__wsfsClock) return;
-  window.__wsfsClock = { last: performance.now() };
+  const clock = { last: performance.now(), inflight: new Map(), netEnd: -1e9, timers: new Map() };
+  window.__wsfsClock = clock;
   const ignored = new Set(['__LOCATOR__', 'style']);
   const tick = (records) => {
     for (const r of records) {
       if (r.type !== 'attributes' || !ignored.has(r.attributeName)) {
-        window.__wsfsClock.last = performance.now();
+        clock.last = performance.now();
         return;
       }
     }
@@ -29,8 +40,62 @@ MUTATION_CLOCK = """
   new MutationObserver(tick).observe(document, {
     subtree: true, childList: true, attributes: true, characterData: true,
   });
+  // Requests in flight by start time: one open for long (a long poll) stops counting later.
+  let ticket = 0;
+  const started = () => {
+    ticket += 1;
+    const mine = ticket;
+    clock.inflight.set(mine, performance.now());
+    return () => {
+      if (clock.inflight.delete(mine)) clock.netEnd = performance.now();
+    };
+  };
+  const fetch = window.fetch;
+  if (fetch) {
+    window.fetch = function (...args) {
+      const answer = fetch.apply(this, args);
+      const ended = started();
+      answer.then(ended, ended);
+      return answer;
+    };
+  }
+  const XHR = window.XMLHttpRequest;
+  if (XHR) {
+    const send = XHR.prototype.send;
+    XHR.prototype.send = function (...args) {
+      // Listening first: a synchronous request ends inside send.
+      const ended = started();
+      this.addEventListener('loadend', ended, { once: true });
+      try {
+        return send.apply(this, args);
+      } catch (error) {
+        ended();
+        throw error;
+      }
+    };
+  }
+  const setTimer = window.setTimeout;
+  const clearTimer = window.clearTimeout;
+  clock.setTimer = setTimer;
+  window.setTimeout = function (handler, delay, ...args) {
+    const ms = Number(delay) || 0;
+    if (typeof handler !== 'function' || ms > __WATCH__ || clock.timers.size >= 1000) {
+      return setTimer.call(this, handler, delay, ...args);
+    }
+    let id = 0;
+    id = setTimer.call(this, function (...given) {
+      clock.timers.delete(id);
+      return handler.apply(this, given);
+    }, delay, ...args);
+    clock.timers.set(id, true);
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    clock.timers.delete(id);
+    return clearTimer.call(this, id);
+  };
 })();
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__WATCH__", str(TIMER_WATCH_MS))
 
 # Installed in every document before its scripts run: past `limit` dialogs between two
 # captures, alert/confirm/prompt answer at once (undefined, false, null) without raising a
@@ -82,16 +147,51 @@ def page_guard(max_dialogs: int) -> str:
     return PAGE_GUARD.replace("__LIMIT__", str(max_dialogs))
 
 
-# Resolves once the DOM has not changed for `quiet` ms, or after `cap` ms whatever happens.
+# Resolves when the page looks done after an event, or after `cap` ms whatever happens: the
+# short timers pending when it starts have fired (one generation: a chain of them, like a
+# polling loop, is not followed), no fetch/XHR younger than `stale` ms is in flight, no request
+# ended in the last `quiet` ms (its handler may take several tasks to show the answer), and then
+# a whole animation frame passed without a DOM change — which catches what the page scheduled
+# right after the event (requestAnimationFrame, a message, a zero timer). A tab in the
+# background gets no frames: after `frame` ms the wait goes on without one. The page's own
+# timer functions may be replaced by then; the clock's saved original keeps the wait off the
+# list of timers it waits for.
 DOM_SETTLE = """
-([quiet, cap]) => new Promise((resolve) => {
-  const clock = window.__wsfsClock;
+([quiet, frame, cap, stale]) => new Promise((resolve) => {
   const start = performance.now();
+  const clock = window.__wsfsClock;
+  if (!clock) {
+    setTimeout(() => resolve(performance.now() - start), Math.min(quiet, cap));
+    return;
+  }
+  const later = (then, ms) => clock.setTimer.call(window, then, ms);
+  const waiting = new Set(clock.timers.keys());
+  const afterFrame = (then) => {
+    let called = false;
+    const once = () => { if (!called) { called = true; then(); } };
+    requestAnimationFrame(() => later(once, 0));
+    later(once, frame);
+  };
+  const requesting = (now) => {
+    for (const began of clock.inflight.values()) if (now - began < stale) return true;
+    return false;
+  };
   const check = () => {
     const now = performance.now();
-    const last = clock ? clock.last : start;
-    if (now - last >= quiet || now - start >= cap) { resolve(now - start); return; }
-    setTimeout(check, Math.max(5, Math.min(quiet - (now - last), cap - (now - start))));
+    if (now - start >= cap) { resolve(now - start); return; }
+    for (const id of waiting) if (!clock.timers.has(id)) waiting.delete(id);
+    const busy = waiting.size > 0 || requesting(now);
+    const due = clock.netEnd + quiet;
+    if (busy || now < due) {
+      later(check, Math.max(5, Math.min(busy ? 10 : due - now, cap - (now - start))));
+      return;
+    }
+    const changed = clock.last;
+    afterFrame(() => {
+      const now = performance.now();
+      if (clock.last === changed && !requesting(now)) resolve(now - start);
+      else check();
+    });
   };
   check();
 })

@@ -108,7 +108,6 @@ class Session:
             await self._recover(tab)
             raise
         if is_html(result.capture.content_type):
-            in_background(self._warm_up(tab))
             return result
         await self._recover(tab)
         return TabCapture("", result.capture, True, notes=result.notes)
@@ -332,14 +331,6 @@ class Session:
                 await wanted.page.bring_to_front()
         return page
 
-    @staticmethod
-    async def _warm_up(tab: Tab) -> None:
-        """Playwright injects its helper script into a page on the first locator call (about
-        100 ms); doing that while the caller compiles the capture makes the first execute
-        as fast as the later ones."""
-        with suppress(Exception):
-            await tab.page.locator(f"[{LOCATOR_ATTRIBUTE}]").count()
-
     async def _to_front(self, tab: Tab) -> None:
         """Make tab the visible one: Chromium throttles animation frames in background tabs,
         and Playwright's actions wait for those frames."""
@@ -510,6 +501,7 @@ class Session:
                              f"{popups_closed} past the first {len(popups)} were closed at once")
         capture = Capture(requested_url or url, url, tab.status, HTML_CONTENT_TYPE, body,
                           tab.headers)
+        in_background(tab.warm_up())
         return TabCapture(
             tab_id=tab.id,
             capture=capture,

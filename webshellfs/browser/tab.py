@@ -26,6 +26,7 @@ _MAX_RESOURCES = 50
 # rest inside the page; should some still come (a frame the guard missed), the listener is
 # taken off and Playwright dismisses them on its own, without a round trip to us.
 MAX_DIALOGS = 20
+WARM_UP_TIMEOUT_MS = 2000
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
@@ -79,6 +80,7 @@ class Tab:
         self._dialogs_muted = False
         self.notes: list[str] = []
         self.navigations = 0
+        self._warm_document = -1  # the navigation count when warm_up last ran
         # Since the previous snapshot (scripts.PAGE_GUARD): popups window.open made, clicks
         # on download links.
         self.popups_opened = 0
@@ -99,6 +101,19 @@ class Tab:
 
     def touch(self) -> None:
         self.last_used = time.monotonic()
+
+    async def warm_up(self) -> None:
+        """Playwright injects its helper scripts into a document on the first evaluation in
+        the page's world and the first actionability check in its own: 100-200 ms together.
+        Doing both after a capture of a new document, while the caller compiles it, makes the
+        first execute on it as fast as the later ones."""
+        if self._warm_document == self.navigations:
+            return
+        self._warm_document = self.navigations
+        with contextlib.suppress(Exception):  # the page may be gone or navigating already
+            root = self.page.locator("html")
+            await root.evaluate("() => 0", timeout=WARM_UP_TIMEOUT_MS)
+            await root.is_enabled(timeout=WARM_UP_TIMEOUT_MS)
 
     def _on_navigated(self, frame: Frame) -> None:
         if frame == self.page.main_frame:

@@ -19,6 +19,7 @@ the first retrieve, so a misconfigured one fails retrieve and never `open`.
       queries.py   lookup and resolve, answered from a stored page
       live.py      tabs ↔ pages, execute / focus / close, page states
       inputs.py    execute's inputs checked against the stored action
+      resources.py responses and downloads a live page received → resources and their tables
 
 Given a `BrowserFetcher`, pages open in Chromium as live tabs (`_pages.tsv` status active/live)
 and execute/focus/close work; a page the browser fails to load is fetched over `plain_fetcher`
