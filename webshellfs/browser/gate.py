@@ -22,7 +22,7 @@ import errno
 import zlib
 from urllib.parse import urlsplit
 
-from webshellfs.browser.policy import HEAD_LIMIT, NetworkPolicy, Streams
+from webshellfs.browser.policy import GATE_HEADER, HEAD_LIMIT, NetworkPolicy, Streams
 
 CHUNK = 64 * 1024
 # A client that opens a connection and says nothing is dropped after this long.
@@ -37,8 +37,11 @@ ACCEPT_ENCODING = b"gzip, deflate"
 _WBITS = {b"gzip": zlib.MAX_WBITS | 16, b"x-gzip": zlib.MAX_WBITS | 16, b"deflate": zlib.MAX_WBITS}
 # The first byte of a TLS record carrying a handshake: what a CONNECT tunnel for HTTPS starts with.
 _TLS_HANDSHAKE = b"\x16"
-_REFUSED = b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-_BAD_GATEWAY = b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+# The gate's own answers say so in GATE_HEADER (policy.py reads it): "refused", or why the
+# destination could not be reached (ECONNREFUSED…).
+_ANSWER = ("HTTP/1.1 {status}\r\n" + GATE_HEADER + ": {why}\r\nContent-Length: 0\r\n"
+           "Connection: close\r\n\r\n")
+_REFUSED = _ANSWER.format(status="403 Forbidden", why="refused").encode()
 
 
 class Gate:
@@ -108,8 +111,7 @@ class Gate:
                 failure = "ETIMEDOUT"
             except OSError as error:
                 failure = errno.errorcode.get(error.errno or 0, failure)
-        self.policy.unreachable[parts.netloc] = failure
-        out.write(_BAD_GATEWAY)
+        out.write(_ANSWER.format(status="502 Bad Gateway", why=failure).encode())
         return None
 
     async def _tunnel(self, authority: str, client: asyncio.StreamReader,
@@ -147,7 +149,7 @@ class Gate:
                        client: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:
         parts = urlsplit(url)
         if parts.scheme != "http":
-            out.write(_BAD_GATEWAY)
+            out.write(_ANSWER.format(status="400 Bad Request", why="not http").encode())
             return
         opened = await self._open(url, out, url)
         if opened is None:

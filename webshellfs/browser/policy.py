@@ -53,6 +53,8 @@ Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 Connector = Callable[[str, int], Awaitable[Streams]]
 # Chromium's own limit on a response head; the gate reads heads with it.
 HEAD_LIMIT = 256 * 1024
+# The header of the gate's own answers (refused, or the destination unreachable).
+GATE_HEADER = "X-Webshellfs-Gate"
 
 
 RESOLVE_TIMEOUT = 10.0
@@ -82,9 +84,6 @@ class NetworkPolicy:
         self.connect = connector
         self._verdicts: dict[tuple[str, int], tuple[str, list[str]]] = {}
         self.refused: list[str] = []
-        # host:port → why the gate could not connect there (ECONNREFUSED…): the browser only
-        # sees the proxy's 502, and the load should fail the way it would have without it.
-        self.unreachable: dict[str, str] = {}
 
     async def refusal(self, url: str, *, top_level: bool) -> str:
         """Why url must not be fetched, or "" if it may."""
@@ -152,11 +151,16 @@ class NetworkPolicy:
         except PlaywrightError as error:
             # Unanswered, the route would hang the load until its timeout; aborted with the
             # matching network error, the page fails the way it would have without us.
-            await route.abort(self._failure(request.url, str(error)))
+            await route.abort("blockedbyclient" if self._cut(request.url)
+                              else abort_code(str(error)))
             return
-        failure = self._failure(request.url, "")
-        if failure != "failed":
-            await route.abort(failure)
+        gate = response.headers.get(GATE_HEADER.lower())
+        if gate is not None or self._cut(request.url):
+            # The gate answered instead of the server: refused (the reason is noted), or
+            # unreachable, which Chromium would have reported as that network error; or it
+            # cut the body off (over the size limit, noted), which is a refusal too.
+            await route.abort(abort_code(gate) if gate not in (None, "refused")
+                              else "blockedbyclient")
             return
         location = response.headers.get("location")
         if 300 <= response.status < 400 and location:
@@ -186,14 +190,9 @@ class NetworkPolicy:
         in `refused`."""
         return bool(self.refused) and any(code in error for code in _REFUSAL_ERRORS)
 
-    def _failure(self, url: str, error: str) -> str:
-        """The abort code for a document the gate answered for: refused or cut off (its
-        note is this load's error), or unreachable (as Chromium would have said); else
-        what the error says, "failed" if nothing."""
-        if any(note.startswith(f"{url} ") for note in self.refused):
-            return "blockedbyclient"
-        cause = self.unreachable.pop(urlsplit(url).netloc, "")
-        return abort_code(f"{error} {cause}")
+    def _cut(self, url: str) -> bool:
+        """Whether the gate has just cut url's response off (its note is pending)."""
+        return any(note.startswith(f"{url} ") for note in self.refused)
 
     async def _refuse(self, route: Route, reason: str) -> None:
         self.refused.append(reason)
