@@ -91,6 +91,20 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(self.bomb)
+        elif parts.path == "/cookie-page":
+            script = ("fetch('/hop?to=/echo-cookie').then((r) => r.text()).then((t) => {"
+                      " document.getElementById('out').textContent = 'Cookie: ' + t; });")
+            body = (f'<!DOCTYPE html><html><head><title>Account</title></head><body><main>'
+                    f'<h1>Account</h1><p id="out">Cookie: pending</p><script>{script}</script>'
+                    f"</main></body></html>").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Set-Cookie", "session=s3cr3t; Path=/")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif parts.path == "/echo-cookie":
+            self._send((self.headers.get("Cookie") or "none").encode(), "text/plain")
         elif parts.path == "/raw-deflate.txt":
             packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
             body = packer.compress(RAW_DEFLATE_TEXT) + packer.flush()
@@ -181,6 +195,17 @@ def test_a_page_redirected_twice_is_judged_at_the_second_hop(
     after = run(lambda: public_browser.open(server.url("/hop?to=/small.json", host="localhost")))
     assert after.capture.body == b'{"items": [1, 2, 3]}'
     assert after.notes == ()
+
+
+def test_through_the_gate_each_request_is_made_once_and_cookies_still_work(
+        server: Server, public_browser: Browser) -> None:
+    """The gate forwards, it does not fetch again: the page, the redirect and its target are
+    each asked for once, and the cookie the page set comes back on the redirected fetch()."""
+    before = len(server.requests)
+    result = run(lambda: public_browser.open(server.url("/cookie-page", host="localhost")))
+    assert "Cookie: session=s3cr3t" in page_text(result)
+    assert [path for path in server.requests[before:] if path != "/favicon.ico"] == [
+        "/cookie-page", "/hop?to=/echo-cookie", "/echo-cookie"]
 
 
 def test_with_allow_private_redirect_hops_still_cannot_reach_the_metadata_service(
