@@ -392,7 +392,7 @@ class Operations(pyfuse3.Operations):
         session = self.inodes.ctl_session(inode)
         if session is None:
             raise pyfuse3.FUSEError(errno.EROFS)
-        response = await self.engine.command(buf.decode("utf-8", "replace"), session)
+        response = await self.engine.command(buf, session)  # ctl refuses bytes that are not text
         await self._forget_changing()
         failure = ERRNO_FOR_OUTCOME.get(response.outcome)
         if failure is not None:

@@ -44,11 +44,6 @@ def test_text_with_control_characters_is_refused_as_binary(mounted: Mount) -> No
     still_up(mounted, log_records=1)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "fs.py write() decodes the bytes with errors='replace' before engine.command, so ctl.parse "
-    "never sees the invalid UTF-8 and answers by whatever the replacement text trips first: "
-    "for random bytes 'one command per write: the text holds several lines'. Passing the bytes "
-    "through (engine.command takes str | bytes) gives ctl's 'a command must be UTF-8 text'"))
 def test_a_megabyte_of_random_bytes_is_refused_as_not_text(mounted: Mount) -> None:
     # head writes in blocks of a few KiB: the first block is refused and head stops there.
     lines = refused(mounted, "head -c 1048576 /dev/urandom")
