@@ -4,8 +4,6 @@ log record is kept, and the daemon stays up and answers the next command."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.fs.conftest import Mount, mounted, new_mount, sh
 from webshellfs.ctl import MAX_COMMAND_BYTES
 
