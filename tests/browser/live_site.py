@@ -52,6 +52,7 @@ class _Handler(SimpleHTTPRequestHandler):
             "/ssrf": self._ssrf,
             "/redirect": self._redirect,
             "/export": self._export,
+            "/slow": self._slow,
         }
         route = routes.get(parts.path)
         if parts.path.startswith("/hostile/"):
@@ -119,6 +120,11 @@ class _Handler(SimpleHTTPRequestHandler):
         names = [{"name": f"Item {n}"} for n in range(offset + 1, min(offset + limit, TOTAL_ITEMS) + 1)]
         data = {"items": names, "more": offset + limit < TOTAL_ITEMS}
         self._send(HTTPStatus.OK, "application/json", json.dumps(data).encode("utf-8"))
+
+    def _slow(self, query: dict[str, list[str]]) -> None:
+        time.sleep(0.5)
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8",
+                   page("Slow answer", "<p>Worth the wait.</p>"))
 
     def _export(self, query: dict[str, list[str]]) -> None:
         self.send_response(HTTPStatus.OK)

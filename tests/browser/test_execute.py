@@ -289,3 +289,13 @@ def test_an_answer_a_short_timer_shows_is_waited_for_but_not_a_polling_loop(
     # The answer comes 200 ms after the click; the page also polls every 100 ms, forever.
     assert "In stock: 3" in page_text(result)
     assert time.monotonic() - started < browser.options.settle_cap
+
+
+def test_a_navigation_started_by_script_is_followed_to_a_late_answer(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/leave.html")))
+    result = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
+    assert result.navigated
+    assert result.capture.url == site.url("/slow")
+    assert "Worth the wait." in page_text(result)

@@ -11,6 +11,8 @@ from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
 TIMER_WATCH_MS = 300
+# How long a settle waits for a navigation the page started to replace the document.
+NAVIGATION_WAIT_MS = 1000
 # How long a settle waits for an animation frame before going on without one (a tab in the
 # background gets none).
 FRAME_QUIET_MS = 50
@@ -74,6 +76,20 @@ MUTATION_CLOCK = """
       }
     };
   }
+  // A navigation this document starts (a form, a link, location.href) is waited for until it
+  // replaces the document, at most __LEAVING__ ms: its request can reach us later than the
+  // settle wait looks, and one that turns into a download never replaces anything.
+  clock.leaving = -1e9;
+  if (window.navigation) {
+    navigation.addEventListener('navigate', (event) => {
+      if (!event.downloadRequest && !event.destination.sameDocument) {
+        clock.leaving = performance.now();
+      }
+    });
+    const stayed = () => { clock.leaving = -1e9; };
+    navigation.addEventListener('navigatesuccess', stayed);
+    navigation.addEventListener('navigateerror', stayed);
+  }
   const setTimer = window.setTimeout;
   const clearTimer = window.clearTimeout;
   clock.setTimer = setTimer;
@@ -95,7 +111,8 @@ MUTATION_CLOCK = """
     return clearTimer.call(this, id);
   };
 })();
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__WATCH__", str(TIMER_WATCH_MS))
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__WATCH__", str(TIMER_WATCH_MS)).replace(
+    "__LEAVING__", str(NAVIGATION_WAIT_MS))
 
 # Installed in every document before its scripts run: past `limit` dialogs between two
 # captures, alert/confirm/prompt answer at once (undefined, false, null) without raising a
@@ -150,7 +167,8 @@ def page_guard(max_dialogs: int) -> str:
 # Resolves when the page looks done after an event, or after `cap` ms whatever happens: the
 # short timers pending when it starts have fired (one generation: a chain of them, like a
 # polling loop, is not followed), no fetch/XHR younger than `stale` ms is in flight, no request
-# ended in the last `quiet` ms (its handler may take several tasks to show the answer), and then
+# ended in the last `quiet` ms (its handler may take several tasks to show the answer), no
+# navigation the page started is on its way (see MUTATION_CLOCK), and then
 # a whole animation frame passed without a DOM change — which catches what the page scheduled
 # right after the event (requestAnimationFrame, a message, a zero timer). A tab in the
 # background gets no frames: after `frame` ms the wait goes on without one. The page's own
@@ -173,6 +191,7 @@ DOM_SETTLE = """
     later(once, frame);
   };
   const requesting = (now) => {
+    if (now - clock.leaving < __LEAVING__) return true;
     for (const began of clock.inflight.values()) if (now - began < stale) return true;
     return false;
   };
@@ -195,7 +214,7 @@ DOM_SETTLE = """
   };
   check();
 })
-"""
+""".replace("__LEAVING__", str(NAVIGATION_WAIT_MS))
 
 # Serializes the rendered DOM as HTML that the static compiler reads like any page:
 #  - current field values, checked and selected states become attributes;
