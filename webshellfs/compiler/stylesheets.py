@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cssselect
 from cssselect.parser import (
@@ -143,9 +143,9 @@ def _feature_holds(bound: str, dimension: str, number: str, unit: str) -> bool:
     return size >= limit if bound == "min" else size <= limit
 
 
-# One token of CSS at the level of rules: a comment, a string, a brace, a semicolon, or a run
-# of anything else.
-_TOKEN = re.compile(r"""/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[{};]|[^{};"'/]+|/""",
+# One token of CSS at the level of rules: a comment, a string, a brace, or a run of anything
+# else (declarations are split at `;` afterwards, strings aside).
+_TOKEN = re.compile(r"""/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[{}]|[^{}"'/]+|/""",
                     re.DOTALL)
 _AT_RULE = re.compile(r"@([\w-]+)\s*(.*)", re.DOTALL)
 _IMPORTANT = re.compile(r"!\s*important\s*$")
@@ -162,7 +162,6 @@ class _Block:
 
     selector: str | None
     used: bool
-    declarations: list[tuple[str, str, bool]] = field(default_factory=list)
 
 
 def _rules(css: str) -> list[Rule]:
@@ -177,20 +176,17 @@ def _rules(css: str) -> list[Rule]:
             continue
         top = stack[-1] if stack else None
         if token == "{":
-            stack.append(_open(top, "".join(buffer).strip()))
+            # Whatever ends in `;` before a selector is a statement (@import …;), not part of it.
+            stack.append(_open(top, _statements(buffer)[-1].strip()))
             buffer = []
         elif token == "}":
             if top is not None:
                 stack.pop()
-                if top.selector is not None:
-                    _declare(top, "".join(buffer))
-                    if top.used and top.declarations:
-                        rules.append((top.selector, top.declarations))
+                if top.selector is not None and top.used:
+                    declarations = _declarations(_statements(buffer))
+                    if declarations:
+                        rules.append((top.selector, declarations))
             buffer = []
-        elif token == ";":
-            if top is not None and top.selector is not None:
-                _declare(top, "".join(buffer))
-            buffer = []  # else a statement at-rule (@import …;) ends
         else:
             buffer.append(token)
     return rules
@@ -207,13 +203,30 @@ def _open(parent: _Block | None, prelude: str) -> _Block:
     return _Block(None, used)
 
 
-def _declare(block: _Block, text: str) -> None:
-    name, colon, value = text.partition(":")
-    name = name.strip().lower()
-    if colon and name in _PROPERTIES:
-        value = value.strip().lower()
-        important = _IMPORTANT.search(value) is not None
-        block.declarations.append((name, _IMPORTANT.sub("", value).strip(), important))
+def _statements(tokens: list[str]) -> list[str]:
+    """Tokens joined and split at each `;` outside strings."""
+    parts = [""]
+    for token in tokens:
+        if token[:1] in ("'", '"') or ";" not in token:
+            parts[-1] += token
+            continue
+        first, *rest = token.split(";")
+        parts[-1] += first
+        parts.extend(rest)
+    return parts
+
+
+def _declarations(statements: list[str]) -> list[tuple[str, str, bool]]:
+    """The relevant (property, value, important) of a rule's statements, lower case."""
+    found = []
+    for text in statements:
+        name, colon, value = text.partition(":")
+        name = name.strip().lower()
+        if colon and name in _PROPERTIES:
+            value = value.strip().lower()
+            important = _IMPORTANT.search(value) is not None
+            found.append((name, _IMPORTANT.sub("", value).strip(), important))
+    return found
 
 
 def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
@@ -369,6 +382,7 @@ class _Matcher:
         self.size = int(root.xpath("count(//*)"))
         self._root = root
         self._memo: dict[tuple[HtmlElement, int], bool] = {}
+        self._compounds: dict[int, set[HtmlElement]] = {}
         self._found: dict[str, list[HtmlElement]] = {}
         self.work = 0
         self.exhausted = False
@@ -445,6 +459,14 @@ class _Matcher:
                 return self._entry(kind, found[kind])
         return self._entry("tag", "")
 
+    def _compound_set(self, compound: object) -> set[HtmlElement]:
+        """The elements one compound selector matches, from the index (remembered)."""
+        key = id(compound)
+        if key not in self._compounds:
+            self._compounds[key] = {element for element in self._candidates(compound)
+                                    if self._compound(element, compound)}
+        return self._compounds[key]
+
     def _matches(self, element: HtmlElement, tree: object) -> bool:
         """Whether element matches tree; remembered, because the ancestors of many
         candidates are checked against the same left-hand side again and again."""
@@ -460,11 +482,29 @@ class _Matcher:
             return False
         left = tree.selector
         combinator = tree.combinator
+        if combinator in (" ", ">") and not isinstance(left, CombinedSelector):
+            # The left side alone, matched once from the index: then each candidate needs
+            # only set lookups up its ancestors (the common `.nav a`, `ul > li`).
+            matched = self._compound_set(left)
+            if combinator == ">":
+                return element.getparent() in matched
+            steps = 0
+            for steps, ancestor in enumerate(element.iterancestors(), 1):
+                if ancestor in matched:
+                    break
+            else:
+                ancestor = None
+            self.spend(steps)
+            return ancestor is not None
+        # Only elements matching the left side's own last compound can match the left side.
+        possible = self._compound_set(left.subselector if isinstance(left, CombinedSelector)
+                                      else left)
         if combinator == " ":
-            return any(self._matches(ancestor, left) for ancestor in element.iterancestors())
+            return any(self._matches(ancestor, left) for ancestor in element.iterancestors()
+                       if ancestor in possible)
         if combinator == ">":
             parent = element.getparent()
-            return parent is not None and self._matches(parent, left)
+            return parent in possible and self._matches(parent, left)
         siblings = (s for s in element.itersiblings(preceding=True) if isinstance(s.tag, str))
         if combinator == "+":
             previous = next(siblings, None)
