@@ -50,6 +50,8 @@ def page(css: str, body: str) -> str:
     ("@media(min-width:768px) and (max-width:2000px){.m{display:none}}", '<p class="m">{}</p>'),
     ("section p[data-x] { display: none }", '<section><p data-x="1">{}</p></section>'),
     ("span:not(.shown) { display: none }", "<div><span>{}</span></div>"),
+    ('@import url(x.css); div[title="a;b{c}"] span { display: none }',
+     '<div title="a;b{{c}}"><span>{}</span></div>'),
     (".y { display: none !important } .y.z { display: block }", '<p class="y z">{}</p>'),
 ])
 def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: str) -> None:
@@ -74,6 +76,7 @@ def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: st
     (".f { font-size: 0 } .f span { font-size: 16px }", '<p class="f"><span>{}</span></p>'),
     ("@keyframes k { from { opacity: 0 } } .k { animation: k 1s }", '<p class="k">{}</p>'),
     ("/* .c { display: none } */ .c { color: red }", '<p class="c">{}</p>'),
+    ('.q { content: "x;display:none;"; color: red }', '<p class="q">{}</p>'),
 ])
 def test_rules_that_do_not_hide_leave_the_text_in_content(css: str, markup: str) -> None:
     tree = files(page(css, markup.format(INJECTION)))
