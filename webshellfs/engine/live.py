@@ -197,7 +197,17 @@ class LiveTabs:
 
     async def execute(self, command: ctl.Execute, record: PageRecord) -> str:
         async with self._one_at_a_time:
-            return await self._execute(command, record)
+            try:
+                return await self._execute(command, record)
+            except (FetchError, Answer):
+                await self._after_failure()
+                raise
+
+    async def _after_failure(self) -> None:
+        """A failed browser call may have lost tabs (a crash, a context replaced after a hang,
+        as its error says): their pages are stored from now on."""
+        with contextlib.suppress(FetchError):
+            await self.sync()
 
     async def _execute(self, command: ctl.Execute, record: PageRecord) -> str:
         page = record.page_id
@@ -359,7 +369,11 @@ class LiveTabs:
 
     async def focus(self, record: PageRecord) -> str:
         async with self._one_at_a_time:
-            return await self._focus(record)
+            try:
+                return await self._focus(record)
+            except (FetchError, Answer):
+                await self._after_failure()
+                raise
 
     async def _focus(self, record: PageRecord) -> str:
         page = record.page_id
