@@ -9,10 +9,11 @@ import os
 import time
 
 import pytest
+import trio
 
 from tests.browser.conftest import TEST_LOAD_TIMEOUT, live_options, locator_of, page_text, run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
-from webshellfs.browser import Browser, DownloadRecord
+from webshellfs.browser import Browser, DownloadRecord, TabCapture
 from webshellfs.browser.processes import driver_children
 from webshellfs.errors import FetchError, FetchTimeout, NotFoundError
 
@@ -118,6 +119,38 @@ def test_the_tab_pool_closes_the_least_recently_used(site: LiveSite) -> None:
         with pytest.raises(NotFoundError, match=f"tab {second.tab_id} is gone: it was closed to "
                                                 "keep at most 2 tabs"):
             run(lambda: browser.focus(second.tab_id))
+    finally:
+        browser.close_blocking()
+
+
+def test_the_tab_pool_never_closes_a_tab_a_call_is_acting_on(site: LiveSite) -> None:
+    browser = Browser(live_options(max_tabs=2))
+    try:
+        busy = run(lambda: browser.open(site.url("/leave.html")))
+        results: dict[str, TabCapture] = {}
+        opened: list[TabCapture] = []
+
+        async def act() -> None:  # a click whose navigation is answered after 0.5 s
+            button = locator_of(busy, "//button")
+            results["act"] = await browser.execute(busy.tab_id, button, "click")
+
+        async def open_two_more() -> None:
+            await trio.sleep(0.1)
+            for path in ("/index.html", "/product.html"):
+                opened.append(await browser.open(site.url(path)))
+
+        async def both() -> None:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(act)
+                nursery.start_soon(open_two_more)
+
+        trio.run(both)
+        assert "Worth the wait." in page_text(results["act"])
+        # The pool went over its cap rather than close the tab in use: the first tab opened
+        # meanwhile closed instead, and the busy one is closed by the next open.
+        assert [o.closed_tabs for o in opened] == [(), (opened[0].tab_id,)]
+        later = run(lambda: browser.open(site.url("/jslist.html")))
+        assert later.closed_tabs == (busy.tab_id,)
     finally:
         browser.close_blocking()
 

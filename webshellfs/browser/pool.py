@@ -120,10 +120,14 @@ class TabPool:
             self.remove(tab, "the page closed itself")
 
     def _enforce_cap(self, keep: Tab) -> None:
+        """Close the least recently used tabs past the cap, never `keep` nor a tab a call is
+        acting on; if only those are left, the pool stays over the cap until the next tab."""
         self._drop_self_closed()
         while len(self._tabs) > self.cap:
-            oldest = min((t for t in self._tabs.values() if t is not keep),
-                         key=lambda t: t.last_used)
+            idle = [t for t in self._tabs.values() if t is not keep and not t.busy]
+            if not idle:
+                return
+            oldest = min(idle, key=lambda t: t.last_used)
             self.remove(oldest, f"it was closed to keep at most {self.cap} tabs")
             self._capped.append(oldest.id)
             in_background(_close_quietly(oldest.page))

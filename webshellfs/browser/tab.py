@@ -102,6 +102,11 @@ class Tab:
     def touch(self) -> None:
         self.last_used = time.monotonic()
 
+    @property
+    def busy(self) -> bool:
+        """A call (open, execute, focus…) is acting on this tab now."""
+        return self.lock.locked()
+
     async def warm_up(self) -> None:
         """Playwright injects its helper scripts into a document on the first evaluation in
         the page's world and the first actionability check in its own: 100-200 ms together.
