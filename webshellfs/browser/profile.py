@@ -44,7 +44,7 @@ def check_name(name: str) -> str:
     why = ""
     if not name:
         why = "it is empty"
-    elif name in (".", "..") or name.startswith("."):
+    elif name.startswith("."):  # ".", "..", and hidden names
         why = "it starts with a dot"
     elif "/" in name or "\\" in name:
         why = "it contains a slash"
