@@ -29,6 +29,10 @@ FORBIDDEN: dict[str, set[str]] = {
     "browser": {"webshellfs.store", "webshellfs.engine", "webshellfs.fs", "pyfuse3", "sqlite3"},
     "engine": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.mount", "pyfuse3", "playwright",
                "lxml"},
+    # Imported by every compile worker process: it must stay light.
+    "workers": {"webshellfs.store", "webshellfs.engine", "webshellfs.fs", "webshellfs.browser",
+                "webshellfs.fetch", "webshellfs.search", "webshellfs.mount", "pyfuse3",
+                "playwright", "httpx", "sqlite3"},
     "fs": {"webshellfs.compiler", "webshellfs.store", "webshellfs.browser", "webshellfs.fetch",
            "lxml", "sqlite3", "playwright", "httpx"},
 }

@@ -8,6 +8,7 @@
     │   ├── FetchTimeout      (→ ETIMEDOUT)
     │   ├── AccessDenied      blocked by policy: scheme, private address, robots (→ EACCES in .ctl → EIO)
     │   └── SearchError       the search backend failed or refused (names it and how to choose another)
+    ├── CompileError          fetched, but its compile ran out of memory or its process died (→ EIO)
     └── StoreError            the cache cannot be opened or written
         └── CacheLocked       another daemon holds the cache
 """
@@ -44,6 +45,10 @@ class AccessDenied(FetchError):
 
 
 class SearchError(FetchError):
+    pass
+
+
+class CompileError(WebshellError):
     pass
 
 

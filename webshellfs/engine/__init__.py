@@ -38,7 +38,6 @@ import trio
 
 from webshellfs import ctl, search
 from webshellfs.browser import BrowserFetcher, CapturedResponse, TabCapture
-from webshellfs.compiler import compile_page
 from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
 from webshellfs.contract.addresses import PageId
@@ -57,6 +56,7 @@ from webshellfs.engine.resources import with_responses
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
     CommandSyntaxError,
+    CompileError,
     FetchError,
     FetchTimeout,
     NotFoundError,
@@ -67,6 +67,7 @@ from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.guide import guide_text
 from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
+from webshellfs.workers import compile_in_worker
 
 __all__ = ["Engine", "Entry", "Outcome", "Response", "page_meta"]
 
@@ -74,8 +75,8 @@ log = logging.getLogger(__name__)
 
 REQUEST_SHOWN = 300
 TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
-# Compiling holds the GIL for long stretches; more than this many at once would starve the
-# trio thread that answers FUSE reads without finishing any sooner on a small machine.
+# Compiles run in worker processes (workers.py); more at once than the machine has cores would
+# finish none sooner and hold more memory.
 PARALLEL_COMPILES = 2
 # Seconds a retrieve keeps, before the command deadline, to write its report and respond.
 REPORT_MARGIN = 1.0
@@ -92,6 +93,7 @@ OUTCOME_FOR: tuple[tuple[type[Exception], Outcome], ...] = (
     (FetchTimeout, Outcome.TIMEOUT),
     (FetchError, Outcome.FAILED),
     (StoreError, Outcome.FAILED),
+    (CompileError, Outcome.FAILED),
 )
 
 
@@ -110,10 +112,9 @@ def _refuse_wall(capture: Capture) -> None:
         )
 
 
-def _compile_capture(capture: Capture, responses: Sequence[CapturedResponse] = ()) -> Compiled:
-    """Compile a capture (with the responses and downloads kept from it, see resources.py) and
-    digest its files rendered without a page id (to compare states)."""
-    page = compile_page(capture.body, capture.url, content_type=capture.content_type)
+def _finish_compiled(page: CompiledPage, responses: Sequence[CapturedResponse]) -> Compiled:
+    """Add the responses and downloads kept with a capture (see resources.py) and digest the
+    files rendered without a page id (to compare states)."""
     page = with_responses(page, responses)
     return Compiled(page, file_digests(render_page(page)))
 
@@ -347,11 +348,11 @@ class Engine:
     async def _compile(
         self, capture: Capture, responses: Sequence[CapturedResponse] = ()
     ) -> Compiled:
-        """Compile a capture in a worker thread (abandoned if the deadline passes: it is pure)."""
-        return await trio.to_thread.run_sync(
-            functools.partial(_compile_capture, capture, responses), abandon_on_cancel=True,
-            limiter=self._compile_slots,
+        """Compile a capture in a worker process (killed if the deadline passes)."""
+        page = await compile_in_worker(
+            capture.body, capture.url, capture.content_type, self._compile_slots
         )
+        return await trio.to_thread.run_sync(_finish_compiled, page, responses)
 
     async def _store_page(
         self, compiled: Compiled, capture: Capture, *, via: str, parent: str = "",
