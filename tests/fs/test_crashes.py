@@ -276,11 +276,6 @@ def test_a_browser_killed_mid_open_falls_back_to_plain_http_and_says_why(
     assert_consistent(mount)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine/live.py: a browser crash during execute says 'lost tabs: t1 (their pages stay "
-    "stored)' but leaves N0001 'active' in _pages.tsv, and the next open's show() then marks it "
-    "'live' (it was the active page), though its tab is gone; the lost tabs' pages should become "
-    "'stored' when the crash is reported"))
 def test_after_a_browser_crash_the_pages_of_lost_tabs_are_stored(
     new_mount: Callable[[], Mount], generated: GeneratedSite, chromium: str
 ) -> None:

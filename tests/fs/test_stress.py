@@ -269,12 +269,6 @@ def test_a_longer_run_with_retrieve_and_execute_answers_every_command_and_loses_
           f"{reads} reader rounds")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "webshellfs/browser/pool.py: the tab cap (8) closes the least recently used tab even while "
-    "an execute is using it; opens in other sessions during the execute close its tab and the "
-    "execute fails with 'submit on w1 failed in the browser: ...: Target page, context or "
-    "browser has been closed'. The tab a call is acting on should be exempt from the cap, as "
-    "a popup's opener already is"))
 def test_the_tab_cap_never_closes_the_tab_an_execute_is_using(new_mount: Callable[[], Mount]) -> None:
     chromium = chromium_path()
     require(chromium is not None, "Chromium")

@@ -79,8 +79,9 @@ class NavigationLoop(FetchError):
 def check_navigations(tab: Tab) -> None:
     """NavigationLoop if the page has loaded itself too often during this call."""
     if tab.navigations_this_call > MAX_NAVIGATIONS:
-        raise NavigationLoop(f"the page at {tab.page.url} loaded {tab.navigations_this_call} times "
-                         "in one command (a refresh or redirect loop)")
+        # The limit, not the count: the page goes on loading while we notice, so the count races.
+        raise NavigationLoop(f"the page at {tab.page.url} loaded more than {MAX_NAVIGATIONS} times "
+                             "in one command (a refresh or redirect loop)")
 
 
 async def snapshot(tab: Tab, options: BrowserOptions) -> tuple[str, bytes]:
