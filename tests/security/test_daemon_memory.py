@@ -21,7 +21,7 @@ from tests.security.generated_site import GeneratedSite
 __all__ = ["new_mount"]  # the mount fixture, used here by name
 
 MIB = 1024 * 1024
-PEAK_RSS_BOUND = 1024 * MIB  # docs/security.md: "Memory"
+PEAK_RSS_BOUND = 384 * MIB  # docs/security.md: "Memory"; compiles run in workers (workers.py)
 BROWSER_PEAK_RSS_BOUND = 256 * MIB
 READ_LATENCY_BOUND = 2.0  # seconds a `cat` of a stored file may take while a big page compiles
 HUGE = "/huge?mb=100"
