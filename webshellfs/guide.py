@@ -50,7 +50,9 @@ ones). The response names the result: a new page (it navigated), a new state of 
 (read its _state.md for the files that changed), an earlier state reached again (its address),
 or `unchanged`. Old pages and states stay readable; the tab now shows the result. Executing on a
 stored page reopens its URL and acts only if the control is still there. `focus N0001`
-recaptures a live tab; `close N0001` closes it (the page stays).
+recaptures a live tab; `close N0001` closes it (the page stays). JSON a page fetched while
+loading and files it downloaded are kept in resources/ (resources.tsv); lists of records in
+them are also tables (tables/T…, marked `from resources/…` in _map.md).
 
 ## Examples
 
