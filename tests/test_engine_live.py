@@ -291,6 +291,36 @@ def test_a_closed_page_is_reopened_and_then_acted_on(drive: Callable[[Body], Non
     drive(body)
 
 
+def test_a_tab_closed_between_finding_it_and_acting_is_reopened(
+    drive: Callable[[Body], None]
+) -> None:
+    # The race the tab cap can cause: another session's open closes the tab after execute
+    # found it. Made certain here by closing the tab just before the first act reaches it.
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/product.html')}")
+        browser = engine.live.browser
+        act = browser.execute
+        calls: list[str] = []
+
+        async def close_first(tab: str, *args: object) -> object:
+            calls.append(tab)
+            if len(calls) == 1:
+                await browser.close_tab(tab)
+            return await act(tab, *args)
+
+        browser.execute = close_first  # type: ignore[method-assign]
+        try:
+            lines = await ask(engine, "execute N0001 A0001 size=l")
+        finally:
+            del browser.execute
+        assert len(calls) == 2 and calls[0] != calls[1]
+        assert lines[:2] == ['executed A0001 select "Size" with size=l on N0001',
+                             "reopened: N0001 had no open tab; the tab shows N0001"]
+        assert "Price: 50 EUR" in read(engine, "N0002/content/01-trail-shoe.md").splitlines()
+
+    drive(body)
+
+
 def test_a_control_that_the_reopened_page_lacks_is_not_acted_on(
     drive: Callable[[Body], None],
 ) -> None:

@@ -20,6 +20,7 @@ NotFoundError (a tab or element that is gone, with the reason), UsageError (bad 
 
 from webshellfs.browser.fetcher import BrowserFetcher
 from webshellfs.browser.options import BrowserOptions, parse_browser_spec
+from webshellfs.browser.pool import TabGone
 from webshellfs.browser.records import CapturedResponse, DialogRecord, DownloadRecord, TabCapture
 from webshellfs.browser.service import Browser
 
@@ -31,5 +32,6 @@ __all__ = [
     "DialogRecord",
     "DownloadRecord",
     "TabCapture",
+    "TabGone",
     "parse_browser_spec",
 ]

@@ -18,6 +18,10 @@ CLOSE_TIMEOUT = 5.0
 MAX_POPUPS = 4
 
 
+
+class TabGone(NotFoundError):
+    """The tab asked for is closed (the cap, a crash, the page itself): its page is stored."""
+
 class TabPool:
     """Tabs by id. `adopt` makes a tab of a page (popups it opens are adopted too)."""
 
@@ -58,13 +62,12 @@ class TabPool:
         kept.append(self.adopt(page).id)
 
     def get(self, tab_id: str) -> Tab:
-        """The live tab, or NotFoundError saying why it is gone."""
+        """The live tab, or TabGone saying why it is gone."""
         self._drop_self_closed()
         tab = self._tabs.get(tab_id)
         if tab is None:
             why = self._gone.get(tab_id)
-            raise NotFoundError(f"tab {tab_id} is gone: {why}" if why
-                                else f"there is no live tab {tab_id}")
+            raise TabGone(f"tab {tab_id} is gone: {why}" if why else f"there is no live tab {tab_id}")
         return tab
 
     def find(self, tab_id: str) -> Tab | None:

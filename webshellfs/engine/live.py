@@ -11,6 +11,7 @@ the control is confirmed (same kind and label) before anything is done.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from urllib.parse import urldefrag
 import trio
 
 from webshellfs import ctl
-from webshellfs.browser import Browser, BrowserFetcher, TabCapture
+from webshellfs.browser import Browser, BrowserFetcher, TabCapture, TabGone
 from webshellfs.contract.layout import FileDiff, clean_field, diff_files, state_digest
 from webshellfs.engine.inputs import action_title, check_inputs
 from webshellfs.engine.records import Answer, Outcome
@@ -235,27 +236,55 @@ class LiveTabs:
             f"executed {title}" + (f" with {' '.join(inputs)}" if inputs else "") + f" on {page}"
         ]
 
-        tab = await self._tab_for(page)
-        base, base_meta = record, meta
-        if tab is None:
-            tab, base, base_meta, locator = await self._reopen(record, object_id, action, lines)
-            action = {**action, "locator": locator}
-        if object_id.startswith("L"):
-            result = await self.browser.navigate(tab, str(action["label"]))
-        else:
-            try:
-                result = await self.browser.execute(
-                    tab, str(action["locator"]), str(action["kind"]), values
-                )
-            except NotFoundError as error:
-                raise Answer(
-                    Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
-                ) from None
+        tab, base, base_meta, result = await self._act(record, meta, object_id, action, values,
+                                                       lines)
         placed = await self.place(base, base_meta, result, object_id, title, inputs)
         await self.show(placed.record.page_id, tab)
         lines += self._outcome(base, placed)
         lines += await self._aftermath(result, placed, object_id)
         return "\n".join(lines) + "\n"
+
+    async def _act(
+        self, record: PageRecord, meta: dict[str, Any], object_id: str, action: dict[str, Any],
+        values: dict[str, str], lines: list[str],
+    ) -> tuple[str, PageRecord, dict[str, Any], TabCapture]:
+        """Act in the page's tab, or in a reopened one if it has none. Returns the tab, the
+        page acted on (a reopened one may be a newer state), its meta and the capture."""
+        act = functools.partial(self._act_in, record=record, meta=meta, object_id=object_id,
+                                action=action, values=values, lines=lines)
+        try:
+            return await act(await self._tab_for(record.page_id))
+        except TabGone:
+            # Closed between being found and being used (the cap, making room for another
+            # session's open): the page is stored now, and reopened like any stored page, once.
+            await self.sync()
+        try:
+            return await act(None)
+        except TabGone as error:
+            raise Answer(
+                Outcome.FAILED, f"did not act: {error}; the page is still {record.page_id}"
+            ) from None
+
+    async def _act_in(
+        self, tab: str | None, *, record: PageRecord, meta: dict[str, Any], object_id: str,
+        action: dict[str, Any], values: dict[str, str], lines: list[str],
+    ) -> tuple[str, PageRecord, dict[str, Any], TabCapture]:
+        base, base_meta = record, meta
+        if tab is None:
+            tab, base, base_meta, locator = await self._reopen(record, object_id, action, lines)
+            action = {**action, "locator": locator}
+        try:
+            if object_id.startswith("L"):
+                return tab, base, base_meta, await self.browser.navigate(tab, str(action["label"]))
+            return tab, base, base_meta, await self.browser.execute(
+                tab, str(action["locator"]), str(action["kind"]), values
+            )
+        except TabGone:
+            raise
+        except NotFoundError as error:
+            raise Answer(
+                Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
+            ) from None
 
     async def _reopen(
         self, record: PageRecord, object_id: str, action: Mapping[str, Any], lines: list[str]
