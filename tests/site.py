@@ -28,12 +28,14 @@ SITE_ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "site"
 Query = dict[str, list[str]]
 
 
-def _page(title: str, body: str) -> str:
+def page_html(title: str, body: str) -> bytes:
+    """A small whole page (the fixture servers' own pages): the title as <title> and <h1>,
+    then body, in <main>."""
     return (
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
         f"{body}</main></body></html>"
-    )
+    ).encode()
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -53,8 +55,7 @@ class _Handler(SimpleHTTPRequestHandler):
         else:
             route(parse_qs(parts.query))
 
-    def _send_html(self, status: HTTPStatus, text: str) -> None:
-        body = text.encode("utf-8")
+    def _send_html(self, status: HTTPStatus, body: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -68,11 +69,11 @@ class _Handler(SimpleHTTPRequestHandler):
         delay = float(query.get("delay", ["1"])[0])
         tag = query.get("tag", ["slow"])[0]
         time.sleep(delay)
-        self._send_html(HTTPStatus.OK, _page(f"Slow page {tag}",
+        self._send_html(HTTPStatus.OK, page_html(f"Slow page {tag}",
                                              f"<p>This page took {delay} seconds ({tag}).</p>"))
 
     def _missing(self, query: Query) -> None:
-        self._send_html(HTTPStatus.NOT_FOUND, _page("Not found", "<p>No such page.</p>"))
+        self._send_html(HTTPStatus.NOT_FOUND, page_html("Not found", "<p>No such page.</p>"))
 
     def _redirect(self, query: Query) -> None:
         self.send_response(HTTPStatus.FOUND)
@@ -82,7 +83,7 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def _generated(self, query: Query) -> None:
         n = query.get("n", ["0"])[0]
-        self._send_html(HTTPStatus.OK, _page(f"Generated page {n}",
+        self._send_html(HTTPStatus.OK, page_html(f"Generated page {n}",
                                              f"<p>Generated text number {n}.</p>"))
 
     def log_message(self, format: str, *args: object) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from tests.browser.hostile_pages import HOSTILE_PAGES
+from tests.site import page_html
 
 LIVE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "site" / "live"
 TOTAL_ITEMS = 40
@@ -24,14 +25,6 @@ SESSION_TOKEN = "s3ss10n-alice"
 PASSWORD = "secret"
 # What /export sends as an attachment (a download, not a page).
 EXPORT_CSV = b"order,item,total\n1001,Trail shoe,45 EUR\n1002,Rain jacket,80 EUR\n"
-
-
-def page(title: str, body: str) -> bytes:
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
-        f"{body}</main></body></html>"
-    ).encode()
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -65,13 +58,13 @@ class _Handler(SimpleHTTPRequestHandler):
     def do_POST(self) -> None:
         self.requests.append(self.path)
         if urlsplit(self.path).path != "/login":
-            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page("Not found", ""))
+            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page_html("Not found", ""))
             return
         length = int(self.headers.get("Content-Length", "0"))
         form = parse_qs(self.rfile.read(length).decode("utf-8"))
         user = form.get("user", [""])[0]
         if form.get("password", [""])[0] != PASSWORD:
-            body = page("Sign in failed", "<p>Wrong user or password.</p>")
+            body = page_html("Sign in failed", "<p>Wrong user or password.</p>")
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
             return
         self.send_response(HTTPStatus.SEE_OTHER)
@@ -94,13 +87,13 @@ class _Handler(SimpleHTTPRequestHandler):
         words = query.get("q", [""])[0].strip()
         year = query.get("year", [""])[0] or "any year"
         if not words:
-            body = page("Search", "<p>Enter a search term.</p>")
+            body = page_html("Search", "<p>Enter a search term.</p>")
         else:
             items = "".join(
                 f'<li><a href="/article/{n}">{html.escape(words.title())}, part {n}</a></li>'
                 for n in (1, 2, 3)
             )
-            body = page(f"Results for {words}",
+            body = page_html(f"Results for {words}",
                         f"<p>3 articles from {html.escape(year)}.</p><ol>{items}</ol>")
         self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
 
@@ -109,9 +102,9 @@ class _Handler(SimpleHTTPRequestHandler):
         session = cookie["session"].value if "session" in cookie else ""
         if session.startswith(SESSION_TOKEN + "-"):
             user = session[len(SESSION_TOKEN) + 1:]
-            body = page("Your account", f"<p>Signed in as {html.escape(user)}.</p>")
+            body = page_html("Your account", f"<p>Signed in as {html.escape(user)}.</p>")
         else:
-            body = page("Your account", "<p>Not signed in.</p>")
+            body = page_html("Your account", "<p>Not signed in.</p>")
         self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
 
     def _items(self, query: dict[str, list[str]]) -> None:
@@ -124,7 +117,7 @@ class _Handler(SimpleHTTPRequestHandler):
     def _slow(self, query: dict[str, list[str]]) -> None:
         time.sleep(0.5)
         self._send(HTTPStatus.OK, "text/html; charset=utf-8",
-                   page("Slow answer", "<p>Worth the wait.</p>"))
+                   page_html("Slow answer", "<p>Worth the wait.</p>"))
 
     def _export(self, query: dict[str, list[str]]) -> None:
         self.send_response(HTTPStatus.OK)
@@ -144,7 +137,7 @@ class _Handler(SimpleHTTPRequestHandler):
             self.end_headers()
             return
         if name not in HOSTILE_PAGES:
-            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page("Not found", ""))
+            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", page_html("Not found", ""))
             return
         body = HOSTILE_PAGES[name].replace("{n}", query.get("n", ["1"])[0])
         self._send(HTTPStatus.OK, "text/html; charset=utf-8", body.encode("utf-8"))
@@ -162,7 +155,7 @@ class _Handler(SimpleHTTPRequestHandler):
         script = (f"fetch({json.dumps(target)}).then(() => 'leaked', () => 'blocked')"
                   ".then((word) => { document.getElementById('out').textContent ="
                   " 'Private data: ' + word; });")
-        body = page("Innocent page", f'<p id="out">Private data: pending</p><script>{script}'
+        body = page_html("Innocent page", f'<p id="out">Private data: pending</p><script>{script}'
                                      "</script>")
         self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
 

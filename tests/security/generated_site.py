@@ -23,6 +23,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from tests.site import page_html
+
 CHUNK = 64 * 1024
 FORM = (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Slow form</title></head>'
@@ -33,14 +35,6 @@ FORM = (
 )
 
 Query = dict[str, list[str]]
-
-
-def _page(title: str, body: str) -> bytes:
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
-        f"{body}</main></body></html>"
-    ).encode()
 
 
 def _huge(mib: int) -> Iterator[bytes]:
@@ -88,7 +82,7 @@ class GeneratedSite:
                     site._arrival.notify_all()
                 route = site._routes().get(parts.path)
                 if route is None:
-                    self._send(HTTPStatus.NOT_FOUND, [_page("Not found", "")])
+                    self._send(HTTPStatus.NOT_FOUND, [page_html("Not found", "")])
                     return
                 self._send(HTTPStatus.OK, route(parse_qs(parts.query)))
 
@@ -129,7 +123,7 @@ class GeneratedSite:
         # Hex of random bytes: text no two pages share, so the store keeps every byte of it.
         words = os.urandom(kib * 512).hex()
         lines = "".join(f"<p>{words[i:i + 1000]}</p>" for i in range(0, len(words), 1000))
-        return [_page(f"Filler page {n}", lines)]
+        return [page_html(f"Filler page {n}", lines)]
 
     def _wait(self, query: Query) -> None:
         self._stop.wait(float(query.get("delay", ["1"])[0]))
@@ -137,11 +131,11 @@ class GeneratedSite:
     def _answer(self, query: Query) -> list[bytes]:
         self._wait(query)
         word = query.get("q", [""])[0]
-        return [_page("Answer", f"<p>You sent {html.escape(word)}.</p>")]
+        return [page_html("Answer", f"<p>You sent {html.escape(word)}.</p>")]
 
     def _slow(self, query: Query) -> list[bytes]:
         self._wait(query)
-        return [_page("Slow page", "<p>This page took its time.</p>")]
+        return [page_html("Slow page", "<p>This page took its time.</p>")]
 
     def url(self, path: str) -> str:
         return self.base + path
