@@ -3,6 +3,7 @@ within the call deadline, and the next `open` still works."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -103,8 +104,13 @@ def test_a_meta_refresh_loop_is_stopped_with_a_clear_error(
     assert time.monotonic() - started < browser.options.call_deadline
     message = str(stopped.value)
     assert message.startswith(f"the page at {url} loaded more than 10 times in one command (a refresh or "
-                              "redirect loop); tab t")
-    assert message.endswith(" was closed")
+                              "redirect loop); ")
+    # Its tab is closed; when closing a page that keeps reloading overruns its own deadline (a
+    # busy machine), the whole context is replaced instead, and the response says so.
+    ending = message.split("redirect loop); ", 1)[1]
+    assert (re.fullmatch(r"tab t\d+ was closed", ending)
+            or re.fullmatch(r"the browser context was replaced; lost tabs: .* \(their pages stay "
+                            r"stored\)", ending)), ending
     assert_still_usable(browser, site)
 
 

@@ -441,7 +441,8 @@ class Session:
             await asyncio.wait_for(tab.page.close(), CLOSE_TIMEOUT)
             return f"tab {tab.id} was closed"
         except (TimeoutError, PlaywrightError):
-            pass
+            if tab.page.is_closed():  # it went while we closed it (a navigation race): enough
+                return f"tab {tab.id} was closed"
         context = self._context
         if context is not None:
             lost = self._pool.forget_all("the browser context was replaced after a hang")
