@@ -22,9 +22,9 @@ pyfuse3 pass it where a handle would be), and this layer remembers the attribute
 of immutable entries so the ones that come skip the engine. A stored page never changes, so its
 entries carry long timeouts. What changes is kept current two ways: `.ctl` and `_pages.tsv`
 have no attribute caching, so each read asks for their size and time first and the kernel drops
-its pages when either moved; and when a command ends, the kernel is told to forget the root's
-and `_log/`'s listings and `_pages.tsv` (the only things a command changes) before the write
-returns, so the caller's next `ls` or `cat` is current.
+its pages when either moved; and when a command ends, the kernel is told to forget the root's,
+`_log/`'s and `_search/`'s listings and `_pages.tsv` (the only things a command changes) before
+the write returns, so the caller's next `ls` or `cat` is current.
 """
 
 from __future__ import annotations
