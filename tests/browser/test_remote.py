@@ -16,10 +16,15 @@ import pytest
 
 from tests.browser.conftest import live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
+from tests.browser.test_policy import HINT, fake_dns, to_fixture_site
 from tests.conftest import chromium_path
+from tests.security.test_browser_policy import Server
 from webshellfs.browser import Browser
 from webshellfs.browser.options import CHROMIUM_ARGS
+from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
+from webshellfs.errors import AccessDenied
+from webshellfs.fetch.policy import AddressRules
 
 pytestmark = pytest.mark.browser
 
@@ -144,3 +149,33 @@ def test_a_profile_works_with_a_remote_browser(
         assert "Signed in as carol." in page_text(account)
     finally:
         remote_again.close_blocking()
+
+
+def test_a_remote_browser_on_this_machine_goes_through_the_gate(
+    remote_chromium: tuple[str, str]
+) -> None:
+    """Its context uses the gate as its proxy, so a page's second redirect hop (which the route
+    handler never sees) is judged too: refused at the loopback address, never requested."""
+    endpoint, _ = remote_chromium
+    server = Server()
+    policy = NetworkPolicy(AddressRules(), resolver=fake_dns, connector=to_fixture_site)
+    browser = Browser(live_options(mode="cdp", endpoint=endpoint, allow_private=False),
+                      policy=policy)
+    try:
+        secret = server.url("/secret")
+        second = server.url(f"/hop?to={secret}", host="localhost")
+        with pytest.raises(AccessDenied) as refused:
+            run(lambda: browser.open(server.url(f"/hop?to={second}", host="localhost")))
+        assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
+        assert "/secret" not in server.requests
+    finally:
+        browser.close_blocking()
+        server.close()
+
+
+def test_only_a_remote_endpoint_on_loopback_counts_as_this_machine() -> None:
+    endpoints = [("cdp", "http://127.0.0.1:9222"), ("ws", "ws://localhost:3000/x"),
+                 ("cdp", "http://[::1]:9222"), ("cdp", "http://10.0.0.5:9222"),
+                 ("ws", "ws://grid.example:4444/"), ("local", "")]
+    here = [live_options(mode=mode, endpoint=url).remote_on_this_machine for mode, url in endpoints]
+    assert here == [True, True, True, False, False, False]

@@ -3,8 +3,10 @@ the waits and caps that bound every call."""
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from webshellfs.browser.profile import profile_dir
 from webshellfs.config import Settings
@@ -80,6 +82,17 @@ class BrowserOptions:
     @property
     def rules(self) -> AddressRules:
         return AddressRules(self.allow_private, self.allow_link_local)
+
+    @property
+    def remote_on_this_machine(self) -> bool:
+        """A remote browser whose endpoint is a loopback address: it can reach our gate."""
+        if self.mode == "local":
+            return False
+        host = urlsplit(self.endpoint).hostname or ""
+        try:
+            return host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return False
 
     @property
     def call_deadline(self) -> float:

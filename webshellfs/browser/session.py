@@ -274,10 +274,15 @@ class Session:
             raise FetchError(f"cannot start the browser ({where}): {first_line(error)}") from None
 
     async def _new_context(self, browser: PlaywrightBrowser) -> BrowserContext:
+        # A remote browser on this machine can reach the gate too: its context goes through it.
+        # One on another host cannot, and the gate must not listen beyond loopback (an open
+        # proxy): there only the route handler judges requests (docs/security.md).
+        remote_here = self.options.remote_on_this_machine
         context = await browser.new_context(
             accept_downloads=self.options.downloads_dir is not None,
             service_workers="block",
             storage_state=self.profile.load() if self.profile is not None else None,  # type: ignore[arg-type]
+            proxy={"server": await self.gate.start()} if remote_here else None,  # type: ignore[arg-type]
         )
         await context.add_init_script(MUTATION_CLOCK)
         await context.add_init_script(page_guard(MAX_DIALOGS))
