@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 MOUNT_OPTIONS = frozenset(pyfuse3.default_options | {"fsname=webshellfs", "subtype=webshellfs"})
 READY = "ready"
-GIL_SWITCH_INTERVAL = 0.0005  # seconds; Python's default is 0.005
 READY_TIMEOUT = 60.0  # seconds the parent waits for the detached daemon to mount
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: the terminal closed
 # pyfuse3 ends a worker task whenever more than min_tasks are idle and starts one when none is:
@@ -200,9 +199,6 @@ def make_engine(store: Store, settings: Settings) -> Engine:
 
 def _serve(settings: Settings, mountpoint: Path, on_ready: Callable[[], None]) -> None:
     configure_workers()
-    # The FUSE thread needs the GIL many times per request; behind a busy worker thread
-    # (rendering a big page to store it) each wait is one switch interval.
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL)
     store = Store(settings.cache)
     try:
         engine = make_engine(store, settings)
