@@ -184,8 +184,8 @@ class _Known:
     attrs: pyfuse3.EntryAttributes
 
 
-# A directory listing as readdir serves it: (name, attributes, counts as a kernel lookup).
-_Listing = list[tuple[bytes, pyfuse3.EntryAttributes, bool]]
+# A directory's children as readdir serves them: (name, attributes); each counts as a lookup.
+_Listing = list[tuple[bytes, pyfuse3.EntryAttributes]]
 
 
 def _read_only(*_args: Any) -> Awaitable[NoReturn]:
@@ -350,7 +350,7 @@ class Operations(pyfuse3.Operations):
                 attrs = self._ctl_attributes(self.inodes.ctl_inode(LISTED_SESSION))
             else:
                 attrs = (self._known.get(child.path) or self._remember(child)).attrs
-            listing.append((child.name.encode("ascii"), attrs, True))
+            listing.append((child.name.encode("ascii"), attrs))
         remembered[directory.path] = listing  # a changing one until the next command ends
         return listing
 
@@ -362,17 +362,20 @@ class Operations(pyfuse3.Operations):
     async def readdir(self, inode: int, start_id: int, token: pyfuse3.ReaddirToken) -> None:
         path = self._path(inode)
         here = self._known_entry(path)
-        # "." and ".." are listed but never lookup-counted (pyfuse3's rule). Entries are only
-        # ever added at the end, so an index stays valid between the calls of one listing.
-        listing = [(b".", here.attrs, False), (b"..", self._known_entry(parent_path(path)).attrs,
-                                                  False)]
-        listing += self._children(here.entry)
-        for index in range(start_id, len(listing)):
-            name, attrs, counted = listing[index]
+        # "." and ".." come first and are never lookup-counted (pyfuse3's rule). Entries are
+        # only ever added at the end, so an index stays valid between the calls of one listing;
+        # the listing itself is remembered, not copied per call (a root of thousands of pages).
+        dots = [(b".", here.attrs), (b"..", self._known_entry(parent_path(path)).attrs)]
+        for index in range(start_id, len(dots)):
+            name, attrs = dots[index]
             if not pyfuse3.readdir_reply(token, name, attrs, index + 1):
                 return
-            if counted:
-                self.inodes.remember(attrs.st_ino)
+        children = self._children(here.entry)
+        for index in range(max(start_id - len(dots), 0), len(children)):
+            name, attrs = children[index]
+            if not pyfuse3.readdir_reply(token, name, attrs, len(dots) + index + 1):
+                return
+            self.inodes.remember(attrs.st_ino)
 
     # --- files
 

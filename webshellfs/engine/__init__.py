@@ -203,7 +203,7 @@ class Engine:
     def response(self, session: str) -> bytes:
         """The last response for that session, or a short hint if it has none yet."""
         found = self._responses.get(session)
-        return no_response_yet(session) if found is None else found.text.encode("utf-8", "surrogatepass")
+        return no_response_yet(session) if found is None else found.data
 
     # --- command side ---------------------------------------------------------------------------
 

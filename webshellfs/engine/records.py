@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 __all__ = ["Answer", "Entry", "Outcome", "Response"]
@@ -47,6 +48,11 @@ class Response:
     request_id: str
     outcome: Outcome
     text: str
+
+    @functools.cached_property
+    def data(self) -> bytes:
+        """`text` as `cat .ctl` reads it, encoded once (every read and stat of .ctl asks)."""
+        return self.text.encode("utf-8", "surrogatepass")
 
 
 class Answer(Exception):
