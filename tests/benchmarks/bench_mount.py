@@ -12,7 +12,7 @@ pages to disk with `webshellfs compile --manifest`. Then, in one run:
    (after `echo 3 > /proc/sys/vm/drop_caches`, or a remount where that is not allowed);
 2. `ls` of the root and `stat` latency with all pages stored;
 3. 16 parallel readers stat-ing and reading stored page files (cold, right after a remount)
-   and the never-cached `_pages.tsv` and root listing, while a slow `open` runs: p50/p99/max;
+   and the changing `_pages.tsv` and root listing, while a slow `open` runs: p50/p99/max;
 4. `kill -9` of a daemon started by mount.sh, then mount.sh again: seconds until the mount
    answers `ls` (stale mount cleared, remounted).
 """
@@ -178,7 +178,7 @@ def ms(seconds: float) -> str:
 
 def read_latencies(args: tuple[Path, list[str], int]) -> list[tuple[str, float]]:
     """One reader process: stat and read each of its files; every 10th file also reads the
-    never-cached _pages.tsv and lists the root. Returns (kind, seconds) pairs."""
+    changing _pages.tsv and lists the root. Returns (kind, seconds) pairs."""
     mountpoint, relpaths, seed = args
     random.Random(seed).shuffle(relpaths)
     samples: list[tuple[str, float]] = []
