@@ -1,17 +1,30 @@
-"""Shared test helpers. A test that needs FUSE or Chromium fails in CI (CI=true) when they are
-missing, and is skipped only on a developer machine that lacks them."""
+"""Shared test helpers. A test that needs FUSE, Chromium or the shared corpora fails in CI
+(CI=true) when they are missing, and is skipped only on a developer machine that lacks them."""
 
 from __future__ import annotations
 
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.site import FixtureSite
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# The corpora beside the project (not in a clone); tests/corpora/ holds the sample a clone needs.
+SHARED_CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+NO_CORPORA = "none"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--corpora",
+        default=os.environ.get("WEBSHELL_CORPORA") or str(SHARED_CORPORA),
+        help="the shared corpora for corpus-wide tests (default: $WEBSHELL_CORPORA, else"
+        f" {SHARED_CORPORA}); '{NO_CORPORA}' skips those tests on purpose, even in CI",
+    )
 
 
 def require(available: bool, what: str) -> None:
@@ -39,3 +52,15 @@ def site() -> Iterator[FixtureSite]:
     server = FixtureSite().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_corpora(request: pytest.FixtureRequest) -> Path:
+    """The shared corpora's folder, for corpus-wide tests; missing is a failure in CI unless the
+    run said --corpora none (a clone's run, where there are none by design)."""
+    chosen = request.config.getoption("--corpora")
+    if chosen == NO_CORPORA:
+        pytest.skip("--corpora none: this run has no shared corpora")
+    corpora = Path(chosen)
+    require(corpora.is_dir(), f"the shared corpora at {corpora} (--corpora or $WEBSHELL_CORPORA)")
+    return corpora

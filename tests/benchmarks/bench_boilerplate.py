@@ -23,6 +23,7 @@ trafilatura's `extract` output is scored the same way, as its "content".
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import sys
@@ -37,7 +38,8 @@ from webshellfs.compiler import compile_page
 from webshellfs.contract.records import CompiledPage
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CORPUS = ROOT.parent / "shared/corpora/readability-test-pages/test-pages"
+CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
+DEFAULT_CORPUS = CORPORA / "readability-test-pages/test-pages"
 PAGE_URL = "http://fakehost/{name}/"
 # Object references in our lines: a control keeps its quoted label (it is page text); links,
 # images and tables leave nothing.

@@ -17,6 +17,7 @@ import argparse
 import cProfile
 import gc
 import io
+import os
 import pstats
 import statistics
 import sys
@@ -32,7 +33,8 @@ from webshellfs.compiler import compile_page
 from webshellfs.contract.layout import render_page
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CORPUS = ROOT.parent / "shared/corpora/readability-test-pages/test-pages"
+CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
+DEFAULT_CORPUS = CORPORA / "readability-test-pages/test-pages"
 PAGE_URL = "https://example.test/{name}/"
 MAP_TARGET_BYTES = 2048
 # Targets from issue #2: median no slower than trafilatura's, p95 at most 1.5x its p95.

@@ -38,7 +38,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared/corpora/readability-test-pages/test-pages"
+CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
+CORPUS = CORPORA / "readability-test-pages/test-pages"
 WEBSHELLFS = [sys.executable, "-m", "webshellfs"]
 GREP_WORD = "which"
 FILL_SESSIONS = 4

@@ -38,7 +38,8 @@ from webshellfs.fetch.http import HttpFetcher
 from webshellfs.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared/corpora/readability-test-pages/test-pages"
+CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
+CORPUS = CORPORA / "readability-test-pages/test-pages"
 SOURCES = ("aclu", "ars-1", "bbc-1", "cnet", "guardian-1", "herald-sun-1", "lifehacker-post-comment-load",
            "medium-1", "nytimes-1", "wikipedia")
 DELAYS = tuple(round(0.2 * n, 1) for n in range(1, 11))

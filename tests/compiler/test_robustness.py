@@ -4,7 +4,9 @@ gives byte-identical output run after run, and only ever names safe relative pat
 Three sources of bad input:
 - hypothesis: random bytes, HTML-ish token soup, real pages truncated or garbled, deep nesting,
   and non-HTML documents (PDF, JSON, CSV, markdown, text, images) cut short or made of garbage;
-- every case of the html5lib tree-construction tests (read in place from ../shared/corpora);
+- the html5lib tree-construction tests and Readability's real pages: a sample kept in
+  tests/corpora/ (always run, so a clone passes alone) and every case of the shared corpora
+  (--corpora, default ../shared/corpora; see the shared_corpora fixture);
 - huge/hostile documents generated here (20 MB text node, 10,000-deep nesting, a 1M-cell table,
   100 MB of paragraphs), each compiled in a child process with a timeout, so the suite cannot
   hang and peak memory can be measured.
@@ -34,12 +36,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webshellfs.compiler import compile_page
-from webshellfs.contract.layout import PAGE_DIRS, PAGE_FILES, render_page
+from webshellfs.contract.layout import HIDDEN_FILE, PAGE_DIRS, PAGE_FILES, render_page
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPORA = ROOT.parent / "shared" / "corpora"
-HTML5LIB_CASES = CORPORA / "html5lib-tests" / "tree-construction-cases"
-READABILITY_PAGES = CORPORA / "readability-test-pages" / "test-pages"
+SAMPLE_CORPORA = ROOT / "tests" / "corpora"
+HTML5LIB_CASES = Path("html5lib-tests") / "tree-construction-cases"
+READABILITY_PAGES = Path("readability-test-pages") / "test-pages"
 URL = "https://example.test/dir/page.html"
 
 # A path component the contract allows: ASCII letters, digits, `_ . -`, not starting with
@@ -184,7 +186,8 @@ def _token_soup() -> st.SearchStrategy[str]:
 
 
 def _readability_sources() -> list[Path]:
-    return sorted(READABILITY_PAGES.glob("*/source.html"), key=lambda p: p.stat().st_size)[:40]
+    pages = (SAMPLE_CORPORA / READABILITY_PAGES).glob("*/source.html")
+    return sorted(pages, key=lambda p: p.stat().st_size)[:40]
 
 
 @st.composite
@@ -376,7 +379,9 @@ def test_every_section_gets_its_own_file() -> None:
     )
     page = compile_page(data, URL)
     files = render_page(page)
-    section_paths = [p for p in files if p.startswith(("content/", "boilerplate/"))]
+    # The hidden region is written even when, as here, nothing is hidden.
+    section_paths = [p for p in files
+                     if p.startswith(("content/", "boilerplate/")) and p != HIDDEN_FILE]
     assert len(section_paths) == len(page.sections)
     assert all(f"text {i}" in b"".join(files.values()).decode() for i in range(140))
 
@@ -559,10 +564,31 @@ def sweep_findings(results: dict[str, list[dict[str, object]]]) -> dict[str, lis
     }
 
 
-@pytest.fixture(scope="module")
-def html5lib_results() -> dict[str, list[dict[str, object]]]:
-    cases = sorted(HTML5LIB_CASES.glob("*.html"))
-    assert len(cases) >= 1700, f"html5lib corpus missing or short at {HTML5LIB_CASES}"
+@dataclass(frozen=True)
+class Corpus:
+    """Where a corpus sweep reads from and how many cases it must find there: the in-project
+    sample always, the shared corpora when the run has them (see tests/corpora/README.md)."""
+
+    name: str
+    html5lib_cases: int
+    readability_pages: int
+
+    def folder(self, request: pytest.FixtureRequest) -> Path:
+        if self.name == "sample":
+            return SAMPLE_CORPORA
+        return request.getfixturevalue("shared_corpora")
+
+
+CORPORA = [Corpus("sample", html5lib_cases=250, readability_pages=40),
+           Corpus("shared", html5lib_cases=1700, readability_pages=100)]
+
+
+@pytest.fixture(scope="module", params=CORPORA, ids=[c.name for c in CORPORA])
+def html5lib_results(request: pytest.FixtureRequest) -> dict[str, list[dict[str, object]]]:
+    corpus: Corpus = request.param
+    folder = corpus.folder(request) / HTML5LIB_CASES
+    cases = sorted(folder.glob("*.html"))
+    assert len(cases) >= corpus.html5lib_cases, f"html5lib corpus missing or short at {folder}"
     return sweep_corpus(cases, timeout=240)
 
 
@@ -584,11 +610,15 @@ def test_html5lib_cases_only_produce_safe_paths(
 
 
 @pytest.mark.slow
-def test_real_pages_are_robust_and_byte_identical_across_processes() -> None:
+@pytest.mark.parametrize("corpus", CORPORA, ids=[c.name for c in CORPORA])
+def test_real_pages_are_robust_and_byte_identical_across_processes(
+    corpus: Corpus, request: pytest.FixtureRequest
+) -> None:
     """The readability corpus: real pages exercise facts, tables and forms, where dict and
     set order could leak into the output."""
-    cases = sorted(READABILITY_PAGES.glob("*/source.html"))
-    assert len(cases) >= 100, f"readability corpus missing or short at {READABILITY_PAGES}"
+    folder = corpus.folder(request) / READABILITY_PAGES
+    cases = sorted(folder.glob("*/source.html"))
+    assert len(cases) >= corpus.readability_pages, f"readability corpus missing or short: {folder}"
     findings = sweep_findings(sweep_corpus(cases, timeout=400))
     assert findings == {"raised": [], "unstable": [], "unsafe paths": []}
 
@@ -634,7 +664,7 @@ def text_coverage(results: dict[str, list[dict[str, object]]]) -> Coverage:
         output = str(runs[0]["text"])
         output_loose = loose(output)
         name = Path(case).stem
-        tree = (HTML5LIB_CASES / f"{name}.tree.txt").read_text(encoding="utf-8", errors="replace")
+        tree = Path(case).with_suffix(".tree.txt").read_text(encoding="utf-8", errors="replace")
         for expected in expected_texts(tree):
             coverage.total[expected.category] += 1
             if expected.text in output:
