@@ -6,7 +6,7 @@ import lxml.html
 
 from webshellfs.compiler import compile_page
 from webshellfs.compiler.boilerplate import TextWeights, class_words, find_main_container
-from webshellfs.contract.layout import render_page
+from webshellfs.contract.layout import HIDDEN_FILE, render_page
 
 URL = "https://site.test/a.html"
 ARTICLE = "".join(
@@ -16,12 +16,14 @@ ARTICLE = "".join(
 
 
 def regions(html: str) -> dict[str, list[str]]:
-    """Each section file → its lines (heading line dropped)."""
+    """Each section file → its lines (heading line dropped); the hidden region only when the
+    page hides something (it is there, empty, in every page)."""
     files = render_page(compile_page(html, URL))
     return {
         path: data.decode().splitlines()[1:]
         for path, data in files.items()
         if path.startswith(("content/", "boilerplate/"))
+        and (path != HIDDEN_FILE or data.count(b"\n") > 1)
     }
 
 

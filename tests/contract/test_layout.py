@@ -30,6 +30,13 @@ def test_nested_heading_keeps_its_path_in_the_first_line() -> None:
     assert files["content/01-size.md"] == b"# Specs > Size\nM is 96 cm\n"
 
 
+def test_the_hidden_region_is_there_even_when_nothing_is_hidden() -> None:
+    files = render_page(page_with((Section("content", "", (), ("x",)),)))
+    assert files["boilerplate/hidden.md"] == b"# (hidden)\n"
+    hiding = page_with((Section("boilerplate", "hidden", (), ("psst",)),))
+    assert render_page(hiding)["boilerplate/hidden.md"] == b"# (hidden)\npsst\n"
+
+
 def test_tsv_fields_never_carry_tabs_or_newlines() -> None:
     page = page_with(
         (Section("content", "", (), ("x",)),),

@@ -21,6 +21,8 @@ MAP_TABLES_LISTED = 20
 # Present in every page directory, even when empty, so scripts never need `test -e`.
 PAGE_FILES = ("_map.md", "links.tsv", "images.tsv", "actions.tsv", "facts.kv", "resources.tsv")
 PAGE_DIRS = ("content", "boilerplate", "tables", "resources", "long-values")
+# The hidden region is written even when nothing is hidden: an agent told to check it finds it.
+HIDDEN_FILE = "boilerplate/hidden.md"
 
 LINK_COLUMNS = ("id", "url", "text", "section")
 IMAGE_COLUMNS = ("id", "src", "description", "section")
@@ -241,6 +243,7 @@ def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dic
     for path, section in zip(paths, page.sections):
         text = "\n".join([section_heading(section), *section.lines]) + "\n"
         files[path] = text.encode("utf-8", "surrogatepass")
+    files.setdefault(HIDDEN_FILE, b"# (hidden)\n")
     for table in page.tables:
         files.update(_table_files(table, long_values))
     files["links.tsv"] = _tsv(
