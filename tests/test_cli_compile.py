@@ -293,3 +293,33 @@ def test_manifest_with_a_bad_line_names_it(tmp_path: Path) -> None:
         done.stderr
         == f"webshellfs: {bad}:1: expected 'path<TAB>url', got 'page.html without a url'\n".encode()
     )
+
+
+def test_manifest_with_a_missing_source_compiles_the_rest_and_fails(
+    tmp_path: Path, manifest: Path
+) -> None:
+    lines = manifest.read_text().splitlines()
+    lines.insert(3, "gone.html\thttps://gone.example.test/")  # between the first two pages
+    manifest.write_text("\n".join(lines) + "\n")
+    out, stats = tmp_path / "crawl", tmp_path / "stats.tsv"
+    done = run_cli("--manifest", manifest, "--out", out, "--stats", stats)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        f"webshellfs: {manifest}:4: cannot read {manifest.parent / 'gone.html'}: "
+        "No such file or directory; skipped\n"
+    )
+    # The pages that could be read are numbered as the mount would (a failure takes no number).
+    assert sorted(p.name for p in out.iterdir()) == ["N0001", "N0002", "N0003", "_pages.tsv"]
+    for number, (data, url) in enumerate(PAGES.values(), 1):
+        assert_page_dir(out / f"N{number:04d}", data, url, f"N{number:04d}")
+    assert len((out / "_pages.tsv").read_text().splitlines()) == 4
+    assert [line.split("\t")[0] for line in stats.read_text().splitlines()] == [
+        "page", "N0001", "N0002", "N0003"]
+
+
+def test_compile_help_shows_url_as_needed_with_a_page() -> None:
+    usage = run_cli("--help").stdout.decode().split("\n\n")[0]
+    assert usage == (
+        "usage: webshellfs compile PAGE --url URL --out DIR [--stats FILE]\n"
+        "       webshellfs compile --manifest PAGES.tsv --out DIR [--stats FILE]"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,6 +11,33 @@ from pathlib import Path
 from webshellfs import __version__
 from webshellfs.config import DEFAULT_CHROMIUM, Settings, default_cache_path
 from webshellfs.errors import WebshellError
+
+COMPILE_USAGE = """%(prog)s PAGE --url URL --out DIR [--stats FILE]
+       %(prog)s --manifest PAGES.tsv --out DIR [--stats FILE]"""
+
+
+def _seconds(text: str) -> float:
+    """A duration option: a positive, finite number of seconds, refused at start otherwise."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(f"a positive number of seconds is needed, not {text!r}")
+    return seconds
+
+
+def _browser_spec(text: str) -> str:
+    """--browser: refused at start unless parse_browser_spec (or `http`) takes it."""
+    from webshellfs.browser.options import parse_browser_spec
+    from webshellfs.mount import HTTP_ONLY
+
+    if text != HTTP_ONLY:
+        try:
+            parse_browser_spec(text)
+        except WebshellError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _mount_parser() -> argparse.ArgumentParser:
@@ -25,7 +53,8 @@ def _mount_parser() -> argparse.ArgumentParser:
     parser.add_argument("--search", default="", metavar="NAME[=URL]",
                         help="search backend for retrieve: ddgs, searxng=URL, serper, brave, "
                         "local=INDEX.tsv (default: $WEBSHELL_SEARCH, else ddgs)")
-    parser.add_argument("--browser", default="local", metavar="local|cdp=URL|ws=URL|http",
+    parser.add_argument("--browser", default="local", type=_browser_spec,
+                        metavar="local|cdp=URL|ws=URL|http",
                         help="launch Chromium locally (default), connect to a remote one over "
                         "CDP or a Playwright server, or fetch over plain HTTP with no live pages")
     parser.add_argument("--chromium", default=DEFAULT_CHROMIUM,
@@ -38,13 +67,13 @@ def _mount_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allow-link-local", action="store_true",
                         help="allow fetching link-local and cloud-metadata addresses "
                         "(169.254.169.254 …); --allow-private does not")
-    parser.add_argument("--fetch-timeout", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--fetch-timeout", type=_seconds, default=30.0, metavar="SECONDS",
                         help="how long one page fetch may take (default 30)")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="retrieve: fetch results even where robots.txt disallows it")
     parser.add_argument("--foreground", action="store_true", help="do not detach")
     parser.add_argument("--debug", action="store_true", help="log at debug level")
-    parser.add_argument("--deadline", type=float, default=120.0, metavar="SECONDS",
+    parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="SECONDS",
                         help="how long a .ctl command may run (default 120)")
     parser.add_argument("--version", action="version", version=f"webshellfs {__version__}")
     return parser
@@ -53,10 +82,12 @@ def _mount_parser() -> argparse.ArgumentParser:
 def _compile_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="webshellfs compile",
+        usage=COMPILE_USAGE,
         description="Compile saved HTML into the page tree the mount would show.",
     )
     parser.add_argument("page", nargs="?", help="an HTML file, or - for standard input")
-    parser.add_argument("--url", help="the page's URL (resolves relative links)")
+    parser.add_argument("--url",
+                        help="the page's URL, required with PAGE (resolves relative links)")
     parser.add_argument("--out", type=Path, required=True, help="output directory")
     parser.add_argument("--manifest", type=Path,
                         help="compile many pages: lines of 'path<TAB>url' → OUT/N0001/…")
@@ -71,8 +102,10 @@ def run_compile(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     if args.manifest and args.page:
         parser.error("give either PAGE or --manifest, not both")
+    failures: list[str] = []
     if args.manifest:
-        stats = treeout.compile_manifest(treeout.read_manifest(args.manifest), args.out)
+        done = treeout.compile_manifest(treeout.read_manifest(args.manifest), args.out)
+        stats, failures = done.stats, done.failures
     else:
         if not args.page or not args.url:
             parser.error("PAGE and --url are needed (or --manifest)")
@@ -80,7 +113,9 @@ def run_compile(argv: Sequence[str]) -> int:
         stats = [treeout.compile_to_dir(data, args.url, args.out, source=args.page)]
     if args.stats:
         treeout.write_stats(stats, args.stats)
-    return 0
+    for failure in failures:
+        print(f"webshellfs: {failure}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:

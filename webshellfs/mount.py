@@ -69,7 +69,8 @@ def run(settings: Settings) -> int:
 
 
 def prepare_mountpoint(mountpoint: Path) -> None:
-    """Refuse a mountpoint that cannot work, and clear a stale mount left by a killed daemon."""
+    """Refuse a mountpoint that cannot work or is not empty, and clear a stale mount left by a
+    killed daemon."""
     try:
         os.stat(mountpoint)
     except OSError as exc:
@@ -82,6 +83,13 @@ def prepare_mountpoint(mountpoint: Path) -> None:
         )
     if not mountpoint.is_dir():
         raise UsageError(f"cannot mount on {mountpoint}: not a directory")
+    held = sorted(os.listdir(mountpoint))
+    if held:
+        more = f" and {len(held) - 1} more" if len(held) > 1 else ""
+        raise UsageError(
+            f"{mountpoint} is not empty (it holds {held[0]!r}{more}) and the mount would hide "
+            "them: mount on an empty directory"
+        )
 
 
 def _clear_stale_mount(mountpoint: Path) -> None:

@@ -71,38 +71,64 @@ def compile_to_dir(
     return CompileStat(page_id, source, url, elapsed, sum(len(b) for b in files.values()))
 
 
-def read_manifest(path: Path) -> list[tuple[Path, str]]:
+@dataclass(frozen=True)
+class ManifestEntry:
+    """One manifest line: where it is (`PAGES.tsv:3`), the saved page and its URL."""
+
+    where: str
+    source: Path
+    url: str
+
+
+@dataclass(frozen=True)
+class ManifestResult:
+    """What a manifest compile did: a stat per page written, a message per line skipped."""
+
+    stats: list[CompileStat]
+    failures: list[str]
+
+
+def read_manifest(path: Path) -> list[ManifestEntry]:
     """`path<TAB>url` lines; relative paths are relative to the manifest's folder."""
-    entries: list[tuple[Path, str]] = []
+    entries: list[ManifestEntry] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         source, sep, url = line.partition("\t")
         if not sep or not url.strip():
             raise UsageError(f"{path}:{number}: expected 'path<TAB>url', got {line[:80]!r}")
-        entries.append(((path.parent / source).resolve(), url.strip()))
+        where = f"{path}:{number}"
+        entries.append(ManifestEntry(where, (path.parent / source).resolve(), url.strip()))
     return entries
 
 
-def compile_manifest(entries: Iterable[tuple[Path, str]], out: Path) -> list[CompileStat]:
-    """Compile saved pages into out/N0001… and write out/_pages.tsv, numbered as the mount does."""
+def compile_manifest(entries: Iterable[ManifestEntry], out: Path) -> ManifestResult:
+    """Compile saved pages into out/N0001… and write out/_pages.tsv, numbered as the mount does:
+    a source that cannot be read is reported and takes no number, and the rest still compile."""
     if out.exists() and any(out.iterdir()) and not (out / "_pages.tsv").exists():
         raise UsageError(f"{out} exists and is not a compiled manifest; choose an empty --out")
     out.mkdir(parents=True, exist_ok=True)
     stats: list[CompileStat] = []
+    failures: list[str] = []
     rows = ["\t".join(PAGES_COLUMNS)]
-    for number, (source, url) in enumerate(entries, 1):
-        page_id = format_page_id(number)
-        data = source.read_bytes()
+    for entry in entries:
+        try:
+            data = entry.source.read_bytes()
+        except OSError as error:
+            failures.append(f"{entry.where}: cannot read {entry.source}: {error.strerror}; skipped")
+            continue
+        page_id = format_page_id(len(stats) + 1)
         started = time.perf_counter()
-        page = compile_page(data, url)
+        page = compile_page(data, entry.url)
         files = render_page(page, page_id=page_id)
         elapsed = (time.perf_counter() - started) * 1000
         write_page_dir(files, out / page_id)
-        stats.append(CompileStat(page_id, str(source), url, elapsed, sum(map(len, files.values()))))
-        rows.append("\t".join((page_id, "", "", "stored", clean_field(page.title), clean_field(url))))
+        output_bytes = sum(map(len, files.values()))
+        stats.append(CompileStat(page_id, str(entry.source), entry.url, elapsed, output_bytes))
+        title, url = clean_field(page.title), clean_field(entry.url)
+        rows.append("\t".join((page_id, "", "", "stored", title, url)))
     (out / "_pages.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return stats
+    return ManifestResult(stats, failures)
 
 
 def write_stats(stats: list[CompileStat], path: Path) -> None:

@@ -107,4 +107,4 @@ def parse_browser_spec(spec: str) -> tuple[str, str]:
     mode, sep, endpoint = spec.partition("=")
     if sep and mode in ("cdp", "ws") and endpoint:
         return mode, endpoint
-    raise UsageError(f"--browser takes local, cdp=URL or ws=URL, not {spec!r}")
+    raise UsageError(f"--browser takes local, cdp=URL, ws=URL or http, not {spec!r}")
