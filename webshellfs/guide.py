@@ -74,8 +74,9 @@ them are also tables (tables/T…, marked `from resources/…` in _map.md).
 
 `cat .ctl` answers the caller's own session, so two agents on one mount do not see each
 other's responses. The session is WEBSHELL_SESSION from the caller's environment if set,
-else the Unix session id of its shell (`setsid` starts a new one). Every response is also
-kept in _log/.
+else the Unix session id of its shell (`setsid` starts a new one). Give the variable to a
+shell when it starts (`WEBSHELL_SESSION=a bash`): an export inside a running shell does not
+reach that shell's own `> .ctl`. Every response is also kept in _log/.
 
 ## Untrusted text
 

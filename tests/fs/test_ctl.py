@@ -3,8 +3,11 @@ matches the outcome, and each shell session reads back only its own response."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 from tests.fs.conftest import Mount, sh
 from tests.site import FixtureSite
@@ -132,3 +135,38 @@ def test_a_caller_killed_mid_command_loses_nothing(mounted: Mount, site: Fixture
         time.sleep(0.1)
     assert (mounted.path / "_log" / "R0001.md").read_text().count("R0001 ok: open ") == 1
     assert mounted.ctl("help").returncode == 0
+
+
+OPERATIONS_MD = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
+WEBSHELL = Path(sys.executable).parent / "webshell"
+
+
+def session_recipe() -> str:
+    """The WEBSHELL_SESSION recipe, as docs/operations.md prints it (its first code block that
+    sets the variable, in the section on the session rule)."""
+    section = OPERATIONS_MD.read_text().split("## The session rule", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```\n(.*?)```", section, re.DOTALL)
+    return next(block for block in blocks if "WEBSHELL_SESSION=" in block)
+
+
+def test_the_session_recipe_works_exactly_as_the_docs_print_it(mounted: Mount) -> None:
+    recipe = session_recipe().replace("/mnt/web", str(mounted.path))
+    result = sh(recipe, session=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[:2] == ["R0001 ok: help",
+                                             "commands (write one line to .ctl, then cat .ctl):"]
+    # Another session still has its own (empty) channel.
+    assert sh(f"cat {mounted.path}/.ctl", session=True).stdout.startswith("no response yet")
+
+
+def test_an_export_in_a_running_shell_is_explained_and_webshell_pairs_up(mounted: Mount) -> None:
+    ctl = f"{mounted.path}/.ctl"
+    exported = sh(f"export WEBSHELL_SESSION=agent-2; echo help > {ctl}; cat {ctl}", session=True)
+    assert exported.stdout.splitlines()[0] == (
+        "no response yet for this session (session env:agent-2). Write a command first, e.g.")
+    assert "WEBSHELL_SESSION=agent-2 is set here, but a shell's own `> .ctl`" in exported.stdout
+    helper = sh(f"export WEBSHELL_SESSION=agent-2; {WEBSHELL} --mount {mounted.path} help; "
+                f"cat {ctl}", session=True)
+    lines = helper.stdout.splitlines()
+    assert lines[0] == "R0002 ok: help"
+    assert lines.count("R0002 ok: help") == 2  # webshell's own print, then agent-2's cat

@@ -29,12 +29,26 @@ PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
 PAGE_TREE_CACHE = 1024
 
 
+# How a session named by WEBSHELL_SESSION is spelled (the FUSE layer's session_of).
+NAMED_SESSION = "env:"
+
+
 def no_response_yet(session: str) -> bytes:
     who = f" (session {session})" if session else ""
-    return (
+    hint = (
         f"no response yet for this session{who}. Write a command first, e.g.\n"
         "  echo help > .ctl; cat .ctl\n"
-    ).encode()
+    )
+    if session.startswith(NAMED_SESSION):
+        # The likely cause: `export WEBSHELL_SESSION=…` in a running shell, whose own
+        # `> .ctl` still counts for its Unix session.
+        hint += (
+            f"WEBSHELL_SESSION={session.removeprefix(NAMED_SESSION)} is set here, but a shell's "
+            "own `> .ctl` counts for it only if the shell was started with it (an export in a "
+            "running shell does not reach its redirections). `webshell help` writes and reads "
+            "in one process.\n"
+        )
+    return hint.encode()
 
 
 def render_log(record: LogRecord) -> bytes:
