@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import fuse_available, require
+from tests.conftest import chromium_path, fuse_available, require
 from tests.fs.conftest import EXIT_WAIT, Mount, sh
 from tests.site import FixtureSite
 
@@ -78,6 +78,46 @@ def test_a_stop_signal_unmounts_cleanly(mounted: Mount, signum: int) -> None:
     assert mounted.process.wait(timeout=EXIT_WAIT) == 0
     assert not os.path.ismount(mounted.path)
     assert f"{signal.Signals(signum).name} received: unmounting" in mounted.log.read_text()
+
+
+def test_unmounting_during_a_command_is_busy_and_a_lazy_unmount_lets_it_finish(
+    mounted: Mount, site: FixtureSite
+) -> None:
+    url = site.url("/slow?delay=3")
+    writer = subprocess.Popen(["bash", "-c", f"echo 'open {url}' > {mounted.path}/.ctl"],
+                              stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # the writer holds .ctl open while its command runs
+    busy = subprocess.run(["fusermount3", "-u", str(mounted.path)], capture_output=True,
+                          text=True, timeout=EXIT_WAIT, check=False)
+    assert busy.returncode != 0
+    assert "Device or resource busy" in busy.stderr
+    assert os.path.ismount(mounted.path)
+    lazy = subprocess.run(["fusermount3", "-u", "-z", str(mounted.path)], capture_output=True,
+                          text=True, timeout=EXIT_WAIT, check=False)
+    assert lazy.returncode == 0, lazy.stderr
+    assert not os.path.ismount(mounted.path)  # gone from the tree at once
+    assert writer.wait(timeout=EXIT_WAIT) == 0, writer.stderr  # the command still finished
+    assert mounted.process is not None
+    assert mounted.process.wait(timeout=EXIT_WAIT) == 0  # then the daemon ended by itself
+
+
+def test_a_stop_signal_during_a_browser_command_abandons_it_cleanly(
+    new_mount: Callable[[], Mount], site: FixtureSite
+) -> None:
+    require(chromium_path() is not None, "Chromium")
+    mount = new_mount().start("--browser", "local")
+    assert mount.ctl(f"open {site.url('/article.html')}").returncode == 0  # the browser is up
+    writer = subprocess.Popen(
+        ["bash", "-c", f"echo 'open {site.url('/slow?delay=5')}' > {mount.path}/.ctl"],
+        stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # the tab is loading the slow page through the gate
+    assert mount.process is not None
+    mount.process.send_signal(signal.SIGTERM)
+    assert mount.process.wait(timeout=EXIT_WAIT) == 0
+    assert writer.wait(timeout=EXIT_WAIT) != 0
+    assert "Software caused connection abort" in writer.stderr.read()
+    assert not os.path.ismount(mount.path)
+    # new_mount fails the test on any ERROR line or traceback in the daemon's log.
 
 
 def test_a_second_daemon_on_the_same_cache_is_refused(mounted: Mount, tmp_path: Path) -> None:

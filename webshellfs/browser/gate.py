@@ -85,6 +85,10 @@ class Gate:
         except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError,
                 TimeoutError):
             pass  # the browser sees a closed connection, which is what happened
+        except asyncio.CancelledError:
+            # close() at unmount: end quietly. Python 3.11's stream server asks a cancelled
+            # callback task for its exception, which logs the cancellation as an ERROR.
+            pass
         finally:
             out.close()
             self._serving.discard(task)
