@@ -93,14 +93,18 @@ clear_stale_mount() {
 }
 
 # The offline demo serves the fixture site (fixtures/site/) on loopback; the local search
-# backend resolves the index's relative URLs against it.
+# backend resolves the index's relative URLs against it. Its own cache keeps demo pages out of
+# the real one; the site outlives the mount (its pid is kept beside the cache, to stop it).
 start_demo_site() {
     local port="${WEBSHELL_DEMO_PORT:-8765}"
     demo_cache="${XDG_CACHE_HOME:-$HOME/.cache}/webshellfs/demo.sqlite"
-    mkdir -p "$(dirname "$demo_cache")"
+    local demo_dir
+    demo_dir="$(dirname "$demo_cache")"
+    mkdir -p "$demo_dir"
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
         (cd "$here" && exec setsid "$venv/bin/python" -m tests.site "$port" \
-            </dev/null >"$(dirname "$demo_cache")/demo-site.log" 2>&1) &
+            </dev/null >"$demo_dir/demo-site.log" 2>&1) &
+        echo $! >"$demo_dir/demo-site.pid"
         disown
         for _ in $(seq 50); do
             (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -108,7 +112,7 @@ start_demo_site() {
         done
     fi
     export WEBSHELL_SEARCH_BASE="http://127.0.0.1:$port/"
-    say "demo site at $WEBSHELL_SEARCH_BASE (set WEBSHELL_DEMO_PORT to move it)"
+    say "demo site at $WEBSHELL_SEARCH_BASE (set WEBSHELL_DEMO_PORT to move it); cache $demo_cache"
 }
 
 install_system_packages

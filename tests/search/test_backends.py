@@ -191,15 +191,18 @@ def test_a_backend_without_its_address_says_how_to_give_it(spec: str, message: s
 
 
 def test_the_fixture_site_index_covers_the_demo_query() -> None:
+    """The demo's `retrieve lighthouse` (five results) meets one of each kind of answer."""
     index = Path(INDEX).with_name("site-index.tsv")
     results = search(
         f"local={index}",
-        "lighthouse keepers",
-        3,
+        "lighthouse",
+        5,
         {"WEBSHELL_SEARCH_BASE": "http://127.0.0.1:8000/"},
     )
     assert [f"{r.rank} {r.title} {r.url}" for r in results] == [
         "1 The Lighthouse Keepers http://127.0.0.1:8000/article.html",
-        "2 Souvenir Shop http://127.0.0.1:8000/shop.html",
-        "3 Fixture Site Home http://127.0.0.1:8000/index.html",
+        "2 Keeper report http://127.0.0.1:8000/report.pdf",
+        "3 Keeper records http://127.0.0.1:8000/records.json",
+        "4 Lost log book http://127.0.0.1:8000/missing",
+        "5 Slow keeper page http://127.0.0.1:8000/slow?delay=5&tag=lighthouse",
     ]
