@@ -243,8 +243,8 @@ def test_a_listbox_reveals_its_options_as_actions(browser: Browser, site: LiveSi
         page.capture.body.decode())
     opened = run(lambda: browser.execute(page.tab_id, locator_of(page, "//button"), "click"))
     html = opened.capture.body.decode()
-    assert '<li role="option" data-value="red" data-wsfs-id="w3">Red</li>' in html
-    assert '<li role="option" data-value="blue" data-wsfs-id="w4">Blue</li>' in html
+    assert '<li role="option" data-value="red" data-wsfs-id="w3" data-wsfs-op="click">Red</li>' in html
+    assert '<li role="option" data-value="blue" data-wsfs-id="w4" data-wsfs-op="click">Blue</li>' in html
     chosen = run(lambda: browser.execute(page.tab_id, "w4", "click"))
     assert "Colour: Blue" in page_text(chosen)
     assert '<ul role="listbox" id="colours" data-wsfs-id="w2" hidden="">' in (

@@ -22,7 +22,7 @@ def test_browser_specs(spec: str, parsed: tuple[str, str]) -> None:
 
 @pytest.mark.parametrize("spec", ["", "remote", "cdp=", "http://127.0.0.1:9222"])
 def test_bad_browser_specs_are_refused(spec: str) -> None:
-    with pytest.raises(UsageError, match="--browser takes local, cdp=URL or ws=URL"):
+    with pytest.raises(UsageError, match="--browser takes local, cdp=URL, ws=URL or http"):
         parse_browser_spec(spec)
 
 

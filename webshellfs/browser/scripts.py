@@ -6,7 +6,8 @@ Kept as Python strings so the package needs no data files.
 
 from __future__ import annotations
 
-from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
+from webshellfs.browser.discovery import OPERABLE
+from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
@@ -224,12 +225,17 @@ DOM_SETTLE = """
 #  - rendered elements that people cannot see (clipped to nothing, a box of at most one pixel
 #    that cuts off its overflow, far off the page to the left or above, text indented out)
 #    get `data-wsfs-unseen` (the compiler moves their text to boilerplate/hidden.md);
+#  - what a person can operate beyond declared controls (listeners, pointer cursor, tabindex,
+#    draggable: discovery.OPERABLE) is written into data-wsfs-op;
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
 SNAPSHOT = r"""
 () => {
   const ID = '__LOCATOR__';
   const UNSEEN = '__UNSEEN__';
+  const OP = '__OPERABLE_ATTRIBUTE__';
+  const operable = __OPERABLE__;
+  const delegated = new Set();
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
     + '[contenteditable], form';
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
@@ -246,8 +252,8 @@ SNAPSHOT = r"""
   const text = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-  const mark = (el) => {
-    if (!el.matches(ACTIONABLE)) return;
+  const mark = (el, ops) => {
+    if (!ops && !el.matches(ACTIONABLE)) return;
     if (!el.hasAttribute(ID)) el.setAttribute(ID, 'w' + (next++));
   };
   const rendered = (el) => {
@@ -284,18 +290,19 @@ SNAPSHOT = r"""
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
   const ONLY_HIDDEN = new Set(['hidden']);
-  const openTag = (el, inFrame, shown, marked = false) => {
+  const openTag = (el, inFrame, shown, marked = false, ops = '') => {
     const name = el.localName;
     const parts = ['<', name];
     const replaced = REPLACED[name] || ONLY_HIDDEN;
     for (const a of el.attributes) {
-      if (replaced.has(a.name)) continue;
+      if (replaced.has(a.name) || a.name === OP) continue;
       let value = a.value;
       if (inFrame && URL_ATTRS[name] === a.name && el[a.name]) value = String(el[a.name]);
       parts.push(' ', a.name, '="', attr(value), '"');
     }
     if (!shown) parts.push(' hidden=""');
     if (marked && !el.hasAttribute(UNSEEN)) parts.push(' ', UNSEEN, '=""');
+    if (ops) parts.push(' ', OP, '="', ops, '"');
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {
@@ -312,38 +319,49 @@ SNAPSHOT = r"""
   };
 
   // seen: no ancestor was marked unseen (under one, nothing needs checking again).
-  const children = (parent, inFrame, shown, seen) => {
-    for (const child of parent.childNodes) node(child, inFrame, shown, seen);
+  // pointer: the parent shows a pointer cursor (inherited: its children are not new controls).
+  const children = (parent, inFrame, shown, seen, pointer) => {
+    for (const child of parent.childNodes) node(child, inFrame, shown, seen, pointer);
   };
 
-  const node = (n, inFrame, parentShown, parentSeen) => {
+  // What a person can operate on a rendered element (discovery.OPERABLE): '' when hidden.
+  const gestures = (el, shown, parentPointer) => {
+    if (!shown || UNCHECKED.has(el.localName)) return ['', parentPointer];
+    const view = el.ownerDocument.defaultView;
+    if (!view) return ['', parentPointer];
+    const style = view.getComputedStyle(el);
+    return [operable(el, style, parentPointer, delegated), style.cursor === 'pointer'];
+  };
+
+  const node = (n, inFrame, parentShown, parentSeen, parentPointer) => {
     if (n.nodeType === Node.TEXT_NODE) { out.push(text(n.data)); return; }
     if (n.nodeType !== Node.ELEMENT_NODE) return;
     const el = n;
     const name = el.localName;
     if (SKIP.has(name)) return;
-    mark(el);
     const shown = parentShown && rendered(el);
+    const [ops, pointer] = gestures(el, shown, parentPointer);
+    mark(el, ops);
     if (name === 'iframe') { frame(el, inFrame, shown, parentSeen); return; }
     if (name === 'slot') {
       const assigned = el.assignedNodes({ flatten: true });
       if (assigned.length) {
-        for (const a of assigned) node(a, inFrame, shown, parentSeen);
+        for (const a of assigned) node(a, inFrame, shown, parentSeen, pointer);
         return;
       }
     }
     const marked = shown && parentSeen && unseen(el);
     const seen = parentSeen && !marked;
-    out.push(openTag(el, inFrame, shown, marked));
+    out.push(openTag(el, inFrame, shown, marked, ops));
     if (VOID.has(name)) return;
     if (RAW.has(name)) {
       out.push(el.textContent.replace(/<\/(script|style)/gi, '<\\/$1'));
     } else if (name === 'textarea') {
       out.push(text(el.value));
     } else if (el.shadowRoot) {
-      children(el.shadowRoot, inFrame, shown, seen);
+      children(el.shadowRoot, inFrame, shown, seen, pointer);
     } else {
-      children(el, inFrame, shown, seen);
+      children(el, inFrame, shown, seen, pointer);
     }
     out.push('</', name, '>');
   };
@@ -354,12 +372,12 @@ SNAPSHOT = r"""
     if (!doc || !doc.body) { out.push(openTag(el, inFrame, shown), '</iframe>'); return; }
     const src = doc.location ? String(doc.location.href) : '';
     out.push('<div data-wsfs-frame="', attr(src), '"', shown ? '' : ' hidden=""', '>');
-    children(doc.body, true, shown, seen);
+    children(doc.body, true, shown, seen, false);
     out.push('</div>');
   };
 
   out.push('<!DOCTYPE html>');
-  node(document.documentElement, false, true, true);
+  node(document.documentElement, false, true, true, false);
   window.__wsfsNext = next;
   const guard = window.__wsfsGuard ? window.__wsfsGuard.take()
     : { muted: 0, blocked: 0, opened: 0, downloads: 0 };
@@ -367,4 +385,5 @@ SNAPSHOT = r"""
     mutedDialogs: guard.muted, blockedPopups: guard.blocked, openedPopups: guard.opened,
     clickedDownloads: guard.downloads };
 }
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE)
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
+    "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip())

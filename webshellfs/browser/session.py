@@ -21,6 +21,7 @@ from playwright.async_api import BrowserContext, Locator, Page, Playwright, asyn
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from webshellfs.browser.discovery import LISTENER_LOG
 from webshellfs.browser.gate import Gate
 from webshellfs.browser.loading import NavigationLoop, fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS
@@ -284,6 +285,7 @@ class Session:
             storage_state=self.profile.load() if self.profile is not None else None,  # type: ignore[arg-type]
             proxy={"server": await self.gate.start()} if remote_here else None,  # type: ignore[arg-type]
         )
+        await context.add_init_script(LISTENER_LOG)
         await context.add_init_script(MUTATION_CLOCK)
         await context.add_init_script(page_guard(MAX_DIALOGS))
         await context.route("**/*", self.policy.route)

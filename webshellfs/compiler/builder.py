@@ -31,6 +31,9 @@ from webshellfs.contract.records import (
 # Attribute a live capture puts on elements the browser must find again; static HTML lacks it
 # and falls back to the element's XPath in the parsed tree.
 LOCATOR_ATTRIBUTE = "data-wsfs-id"
+# Attribute a live capture puts on elements the page made operable by script, with words for
+# how (browser/discovery.py): `click dblclick`, `pointer`, `focusable`, `drag` …
+OPERABLE_ATTRIBUTE = "data-wsfs-op"
 
 _R = TypeVar("_R", Image, Action, Table)
 

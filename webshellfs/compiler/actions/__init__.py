@@ -1,0 +1,71 @@
+"""Actions: what a person can operate on a page becomes an `Action` record, and leaves a
+short mention in the text where it stands.
+
+`match_action` is asked about every visible element before the walker's own rules; it returns
+None for anything that is not a control. One module per kind of control, so each rule is found
+by its file name:
+
+    rules.py     the tables: input type, button type, element and ARIA role → kind of control
+    forms.py     declared controls: inputs, buttons, selects, textareas, and whole forms
+    fields.py    the inputs an action takes, radio groups, select options
+    widgets.py   scripted links, <summary>, ARIA widgets, contenteditable, onclick
+    found.py     elements the live page showed operable (listeners, pointer cursor, tabindex,
+                 draggable), as the browser marked them in the capture
+    labels.py    labels a person reads, and states (checked, expanded, selected …)
+    index.py     per-page indexes the others share
+
+Mentions left in the text, always `[ID …]` with the id of the action to execute:
+
+    [A0004 form "Search" q(text) → GET /search]    a form (block; its text is still walked)
+    [A0004 q: text "Search terms"]                 field q of action A0004
+    [A0004 size=m: radio "Medium"]                 one choice: pass size=m to A0004
+    [A0004 submit "Search"]                        the form's submit button
+    [A0003 button "Add to cart"]                   a control that is its own action
+    [A0007 size: select "Size"]                    a standalone control taking input `size`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.actions.forms import form_action, native_control
+from webshellfs.compiler.actions.found import found_action
+from webshellfs.compiler.actions.rules import MAX_CHOICES
+from webshellfs.compiler.actions.widgets import anchor_action, summary_action, widget_action
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
+
+__all__ = ["MAX_CHOICES", "match_action"]
+
+
+def match_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
+    """The action an element is, registered and mentioned; None when it is not a control."""
+    tag = element.tag
+    if not isinstance(tag, str):
+        return None
+    handler = TAG_HANDLERS.get(tag)
+    if handler is not None:
+        return handler(element, builder)
+    if (
+        element.get("role")
+        or element.get("onclick") is not None
+        or element.get("contenteditable") is not None
+    ):
+        emitted = widget_action(element, builder)
+        if emitted is not None:
+            return emitted
+    if element.get(OPERABLE_ATTRIBUTE):
+        return found_action(element, builder)
+    return None
+
+
+TAG_HANDLERS: dict[str, Callable[[HtmlElement, PageBuilder], Emitted | None]] = {
+    "input": native_control,
+    "select": native_control,
+    "textarea": native_control,
+    "button": native_control,
+    "form": form_action,
+    "a": anchor_action,
+    "summary": summary_action,
+}

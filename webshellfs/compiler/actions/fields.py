@@ -1,0 +1,122 @@
+"""The inputs an action takes: one Field per control, radio groups and select options."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.actions.index import PageIndex
+from webshellfs.compiler.actions.labels import (
+    aria_name,
+    clip,
+    label_of,
+    legend_of,
+)
+from webshellfs.compiler.actions.rules import (
+    MAX_CHOICES,
+    MAX_VALUE_CHARS,
+    SECRET_TYPES,
+    ControlRule,
+)
+from webshellfs.compiler.dom import squash
+from webshellfs.contract.records import Choice, Field
+
+# --- fields ----------------------------------------------------------------------------------
+
+
+def field_name(control: HtmlElement, position: int = 0) -> str:
+    """The name the page submits it under; unnamed script-driven fields fall back to their id,
+    then to `value` (a control of its own) or `field3` (the third input of a form)."""
+    return squash(control.get("name") or control.get("id") or "") or (
+        f"field{position}" if position else "value"
+    )
+
+
+def is_required(control: HtmlElement) -> bool:
+    return (
+        control.get("required") is not None
+        or control.get("aria-required", "").strip().lower() == "true"
+    )
+
+
+def field_of(control: HtmlElement, rule: ControlRule, page: PageIndex, position: int = 0) -> Field:
+    name = field_name(control, position)
+    label = label_of(control, page)
+    if control.tag == "select":
+        kind = "select-multiple" if control.get("multiple") is not None else "select"
+        return Field(name, kind, label, is_required(control), choices=options_of(control, page))
+    if rule.control == "checkbox":
+        choice = Choice(checkbox_value(control), label, selected=control.get("checked") is not None)
+        return Field(name, "checkbox", label, is_required(control), choices=(choice,))
+    if control.tag == "textarea":
+        value = clip(squash(control.text_content()), MAX_VALUE_CHARS)
+    elif rule.control in SECRET_TYPES:
+        value = ""
+    else:
+        value = clip(squash(control.get("value", "")), MAX_VALUE_CHARS)
+    return Field(name, rule.control, label, is_required(control), value=value)
+
+
+def checkbox_value(control: HtmlElement) -> str:
+    value = control.get("value")
+    return "on" if value is None else value
+
+
+def group_field(group: list[HtmlElement], kind: str, page: PageIndex, name: str) -> Field:
+    """Radios (or same-name checkboxes) as one field whose choices are its buttons."""
+    choices = tuple(
+        Choice(
+            control.get("value", "on"),
+            label_of(control, page),
+            selected=control.get("checked") is not None,
+        )
+        for control in group
+    )
+    # A lone checkbox is named by its one choice.
+    label = "" if kind == "checkbox" and len(group) == 1 else group_label(group[0], page) or name
+    return Field(name, kind, label, any(is_required(c) for c in group), choices=choices)
+
+
+def group_label(first: HtmlElement, page: PageIndex) -> str:
+    for ancestor in first.iterancestors():
+        if ancestor.tag == "fieldset":
+            legend = legend_of(ancestor)
+            if legend:
+                return legend
+        if ancestor.get("role") == "radiogroup":
+            name = aria_name(ancestor, page)
+            if name:
+                return name
+        if ancestor.tag == "form":
+            break
+    return ""
+
+
+def options_of(select: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
+    """A select's choices; with nothing selected, a single select shows its first option."""
+    choices: list[Choice] = []
+    explicit = False
+    for position, option in enumerate(select.iter("option")):
+        if position >= MAX_CHOICES:
+            page.note(f"a select ({field_name(select)}): kept its first {MAX_CHOICES} options")
+            break
+        selected = option.get("selected") is not None
+        explicit = explicit or selected
+        parent = option.getparent()
+        in_group = parent is not None and parent.tag == "optgroup"
+        if option.get("disabled") is not None or (in_group and parent.get("disabled") is not None):
+            continue
+        text = squash(option.text_content())
+        value = option.get("value")
+        choices.append(
+            Choice(
+                text if value is None else value,
+                squash(option.get("label") or "") or text,
+                selected,
+                squash(parent.get("label", "")) if in_group else "",
+            )
+        )
+    if not explicit and choices and select.get("multiple") is None:
+        first = next(select.iter("option"), None)
+        if first is not None and first.get("disabled") is None and choices[0].value:
+            choices[0] = Choice(choices[0].value, choices[0].label, True, choices[0].group)
+    return tuple(choices)

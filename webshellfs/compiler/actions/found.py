@@ -1,0 +1,60 @@
+"""Controls the live page showed operable without declaring them: elements with listeners a
+person triggers, a pointer cursor, keyboard focus by tabindex, or draggable — as the browser
+marked them in the capture (`data-wsfs-op`, browser/discovery.py). Static HTML has no such
+marks, so a page compiled offline keeps only its declared controls.
+
+Each such element is one `click` action (`hover` when hovering is all it listens to), named
+like any control, with the other gestures it listens for in its context (`on: dblclick
+menu`), so an agent knows a double-click or a right-click does something there. A wrapper
+whose content already holds a control (a link, a button, another found element) is not a
+second action: the inner one is what a person clicks.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.actions.index import page_index
+from webshellfs.compiler.actions.labels import operable_words
+from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
+from webshellfs.compiler.actions.widgets import register_widget
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
+
+# The first word an element has decides what it is, in this order.
+FOUND_RULES: tuple[tuple[str, ControlRule], ...] = (
+    ("click", ControlRule("click", "clickable")),
+    ("item", ControlRule("click", "clickable")),
+    ("pointer", ControlRule("click", "clickable")),
+    ("dblclick", ControlRule("click", "clickable")),
+    ("menu", ControlRule("click", "clickable")),
+    ("drag", ControlRule("click", "draggable")),
+    ("drop", ControlRule("click", "drop target")),
+    ("key", ControlRule("click", "focusable")),
+    ("focusable", ControlRule("click", "focusable")),
+    ("hover", ControlRule("hover", "hover target")),
+)
+# Elements that stand for a control elsewhere (a label clicks its input): not actions.
+STAND_INS = frozenset({"label", "option", "optgroup"})
+
+
+def holds_operable(element: HtmlElement) -> bool:
+    """Whether something inside is a control already: a native one, a link, a found one."""
+    for inner in element.iterdescendants():
+        if not isinstance(inner.tag, str):
+            continue
+        if inner.tag in NATIVE_CONTROLS or (inner.tag == "a" and inner.get("href") is not None):
+            return True
+        if inner.get(OPERABLE_ATTRIBUTE):
+            return True
+    return False
+
+
+def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
+    """The action for an element the capture marked operable; None for a wrapper or a stand-in."""
+    words = operable_words(element)
+    if not words or element.tag in NOT_CLICKABLE_TAGS or element.tag in STAND_INS:
+        return None
+    rule = next((r for word, r in FOUND_RULES if word in words), None)
+    if rule is None or holds_operable(element):
+        return None
+    return register_widget(element, builder, page_index(builder, element), rule)

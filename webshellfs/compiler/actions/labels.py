@@ -1,0 +1,175 @@
+"""Labels and states: the name a person reads on a control, and the state it is in.
+
+Labels come from aria-labelledby, aria-label, <label for>, a wrapping <label>, the control's
+own text or value, an image's alt, placeholder, then title.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.actions.index import PageIndex
+from webshellfs.compiler.actions.rules import (
+    CLASS_HINT_WORDS,
+    HEADING_TAGS,
+    LABEL_SKIP,
+    MAX_LABEL_CHARS,
+    NATIVE_CONTROLS,
+    input_type,
+    role_of,
+)
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
+from webshellfs.compiler.dom import is_hidden, plain_text, squash
+
+# Gestures of a control worth telling beyond a click (browser/discovery.py's words).
+TOLD_WORDS = ("dblclick", "menu", "key", "hover", "drag", "drop")
+
+# --- labels ----------------------------------------------------------------------------------
+
+
+def clip(text: str, limit: int = MAX_LABEL_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def aria_name(element: HtmlElement, page: PageIndex) -> str:
+    ids = element.get("aria-labelledby")
+    if ids:
+        named = (page.by_id(i) for i in ids.split())
+        text = squash(" ".join(plain_text(n) for n in named if n is not None))
+        if text:
+            return text
+    return squash(element.get("aria-label", ""))
+
+
+def label_of(element: HtmlElement, page: PageIndex) -> str:
+    """The control's human name, from the first source that has one."""
+    text = aria_name(element, page)
+    if not text and element.tag in NATIVE_CONTROLS:
+        text = label_element_text(element, page) or combobox_name(element, page)
+    if not text:
+        text = own_text(element)
+    if not text:
+        text = squash(element.get("placeholder", "") or element.get("title", ""))
+    return clip(text)
+
+
+def combobox_name(control: HtmlElement, page: PageIndex) -> str:
+    """The name of the role=combobox wrapping an input (the ARIA 1.1 pattern)."""
+    wrapper = next((a for a in control.iterancestors() if role_of(a) == "combobox"), None)
+    return aria_name(wrapper, page) if wrapper is not None else ""
+
+
+def label_element_text(control: HtmlElement, page: PageIndex) -> str:
+    label = page.label_for(control.get("id"))
+    if label is None:
+        label = next(control.iterancestors("label"), None)
+    return text_without(label, control) if label is not None else ""
+
+
+def text_without(label: HtmlElement, control: HtmlElement) -> str:
+    """A label's text, leaving out the control inside it and any other control's options.
+    Iterative, like dom.plain_text, so no nesting depth reaches the recursion limit."""
+    parts: list[str] = []
+    stack: list[HtmlElement | str] = [label]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            parts.append(node)
+            continue
+        if node is not label and node.tail:
+            stack.append(node.tail)
+        if node is control or not isinstance(node.tag, str) or node.tag in LABEL_SKIP:
+            continue
+        if is_hidden(node):
+            continue
+        parts.append(node.text or "")
+        stack.extend(reversed(node))
+    return squash(" ".join(parts))
+
+
+DEFAULT_BUTTON_TEXT = {"submit": "Submit", "image": "Submit", "reset": "Reset"}
+
+
+def own_text(element: HtmlElement) -> str:
+    """What a button-like element says itself: its text, value, or an image's alt."""
+    if element.tag == "input":
+        kind = input_type(element)
+        if kind in ("submit", "reset", "button", "image"):
+            return squash(
+                element.get("value", "") or element.get("alt", "")
+            ) or DEFAULT_BUTTON_TEXT.get(kind, "")
+        return ""
+    if element.tag in ("select", "textarea"):
+        return ""
+    heading = next(element.iterdescendants(*HEADING_TAGS), None)
+    text = plain_text(heading if heading is not None else element)  # a clickable card: its title
+    if text:
+        return text
+    return icon_name(element)
+
+
+def icon_name(element: HtmlElement) -> str:
+    """An icon-only button's name: an inner image's alt, an inner label or title, an SVG <title>."""
+    for inner in element.iterdescendants("img", "svg", "title", "span", "i"):
+        name = squash(
+            (inner.get("alt") or "" if inner.tag == "img" else "")
+            or inner.get("aria-label", "")
+            or inner.get("title", "")
+            or (inner.text or "" if inner.tag == "title" else "")
+        )
+        if name:
+            return name
+    return ""
+
+
+def class_hint(element: HtmlElement) -> str:
+    """For a control with no name at all: its class words (`(class: fb_icon shareBtn)`), which
+    usually say what an icon is. Marked as a hint so nobody mistakes it for a label."""
+    words: list[str] = []
+    for node in element.iter():
+        if isinstance(node.tag, str):
+            words += [w for w in (node.get("class") or "").split() if len(w) > 2 and w not in words]
+        if len(words) >= CLASS_HINT_WORDS:
+            break
+    return f"(class: {' '.join(words[:CLASS_HINT_WORDS])})" if words else ""
+
+
+def states_of(element: HtmlElement) -> str:
+    """The state a control is in, as the page declares it: checked, selected, expanded…"""
+    states: list[str] = []
+    if element.get("checked") is not None or element.get("aria-checked") == "true":
+        states.append("checked")
+    elif element.get("aria-checked") == "false":
+        states.append("unchecked")
+    if element.get("aria-selected") == "true":
+        states.append("selected")
+    expanded = element.get("aria-expanded")
+    if expanded in ("true", "false"):
+        states.append("expanded" if expanded == "true" else "collapsed")
+    if element.get("aria-pressed") == "true":
+        states.append("pressed")
+    if element.get("aria-current") not in (None, "", "false"):
+        states.append("current")
+    if element.get("disabled") is not None or element.get("aria-disabled") == "true":
+        states.append("disabled")
+    gestures = gestures_context(element)
+    if gestures:
+        states.append(gestures)
+    return ", ".join(states)
+
+
+def legend_of(container: HtmlElement) -> str:
+    fieldset = container if container.tag == "fieldset" else next(container.iter("fieldset"), None)
+    legend = next(fieldset.iterchildren("legend"), None) if fieldset is not None else None
+    return plain_text(legend) if legend is not None else ""
+
+
+def operable_words(element: HtmlElement) -> tuple[str, ...]:
+    """The gestures the live capture found on the element (none for static HTML)."""
+    return tuple((element.get(OPERABLE_ATTRIBUTE) or "").split())
+
+
+def gestures_context(element: HtmlElement) -> str:
+    """`on: dblclick menu`: what the element listens for besides a click ("" for nothing)."""
+    told = [word for word in TOLD_WORDS if word in operable_words(element)]
+    return "on: " + " ".join(told) if told else ""

@@ -1,0 +1,151 @@
+"""Non-native controls the HTML declares: scripted links, <summary>, ARIA widgets,
+contenteditable and onclick elements."""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from webshellfs.compiler.actions.fields import is_required
+from webshellfs.compiler.actions.index import PageIndex, page_index
+from webshellfs.compiler.actions.labels import (
+    aria_name,
+    class_hint,
+    clip,
+    label_of,
+    operable_words,
+    states_of,
+)
+from webshellfs.compiler.actions.rules import (
+    CLICK_RULE,
+    CONTAINER_CONTENT,
+    DETAILS_RULE,
+    EDITABLE_VALUES,
+    EDITOR_RULE,
+    LINK_RULE,
+    MAX_CHOICES,
+    MAX_VALUE_CHARS,
+    NATIVE_CONTROLS,
+    NOT_CLICKABLE_TAGS,
+    ROLE_RULES,
+    VALUE_ROLES,
+    ControlRule,
+    role_of,
+)
+from webshellfs.compiler.builder import Emitted, PageBuilder
+from webshellfs.compiler.dom import plain_text, squash
+from webshellfs.contract.records import Choice, Field
+
+# --- links, details, widgets -----------------------------------------------------------------
+
+
+def anchor_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
+    """`<a href="javascript:…">` (or an empty/# href with a handler) is a control, not a link."""
+    href = (element.get("href") or "").strip()
+    scripted = href[:11].lower() == "javascript:"
+    if href and href != "#" and not scripted:  # an ordinary link, by far the most common case
+        return None
+    handled = element.get("onclick") is not None or operable_words(element)
+    if not scripted and not handled and not element.get("role"):
+        return None
+    rule = ROLE_RULES.get(role_of(element)) or LINK_RULE
+    if rule.control == "link":
+        rule = LINK_RULE
+    return register_widget(element, builder, page_index(builder, element), rule)
+
+
+def summary_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
+    details = element.getparent()
+    if details is None or details.tag != "details":
+        return None
+    page = page_index(builder, element)
+    label = label_of(element, page)
+    action_id = builder.add_action(
+        DETAILS_RULE.kind,
+        DETAILS_RULE.control,
+        label,
+        context="open" if details.get("open") is not None else "closed",
+        locator=builder.locator(element),
+    )
+    return Emitted(inline=f'[{action_id} {DETAILS_RULE.control} "{label}"]')
+
+
+def widget_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
+    """Non-native controls: ARIA roles, contenteditable, click handlers."""
+    page = page_index(builder, element)
+    editable = element.get("contenteditable")
+    if editable is not None and editable.strip().lower() in EDITABLE_VALUES:
+        return register_widget(element, builder, page, EDITOR_RULE, container=True)
+    rule = ROLE_RULES.get(role_of(element))
+    if rule is None and (element.get("onclick") is None or element.tag in NOT_CLICKABLE_TAGS):
+        return None
+    if holds_control(element):
+        return None  # a wrapper (menu item, tab, card): the link or control inside is the action
+    return register_widget(element, builder, page, rule or CLICK_RULE)
+
+
+def holds_control(element: HtmlElement) -> bool:
+    return any(
+        inner.tag != "a" or inner.get("href") is not None
+        for inner in element.iterdescendants("a", *NATIVE_CONTROLS)
+    )
+
+
+def register_widget(
+    element: HtmlElement,
+    builder: PageBuilder,
+    page: PageIndex,
+    rule: ControlRule,
+    *,
+    container: bool = False,
+) -> Emitted:
+    role = role_of(element)
+    label = editor_label(element, page) if rule is EDITOR_RULE else label_of(element, page)
+    label = label or class_hint(element)
+    fields: tuple[Field, ...] = ()
+    if role == "listbox":
+        fields = (Field("value", "listbox", choices=aria_options(element, page)),)
+    elif role in VALUE_ROLES:
+        value = element.get("aria-valuenow") or plain_text(element)
+        fields = (
+            Field(
+                "value", rule.control, "", is_required(element), value=clip(value, MAX_VALUE_CHARS)
+            ),
+        )
+    elif rule is EDITOR_RULE:
+        fields = (Field("text", "text"),)
+    action_id = builder.add_action(
+        rule.kind,
+        rule.control,
+        label,
+        context=states_of(element),
+        fields=fields,
+        locator=builder.locator(element),
+    )
+    descend = container or (
+        role != "listbox" and next(element.iterdescendants(*CONTAINER_CONTENT), None) is not None
+    )
+    return Emitted(inline=f'[{action_id} {rule.control} "{label}"]', block=descend, descend=descend)
+
+
+def editor_label(element: HtmlElement, page: PageIndex) -> str:
+    """An editor's name never comes from its own text: that is the content being edited."""
+    hint = (
+        element.get("placeholder") or element.get("data-placeholder") or element.get("title") or ""
+    )
+    return clip(aria_name(element, page) or squash(hint))
+
+
+def aria_options(listbox: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
+    options = (
+        e for e in listbox.iterdescendants() if isinstance(e.tag, str) and role_of(e) == "option"
+    )
+    choices = []
+    for option in options:
+        text = plain_text(option)
+        choices.append(
+            Choice(option.get("data-value") or text, text, option.get("aria-selected") == "true")
+        )
+        if len(choices) >= MAX_CHOICES:
+            page.note(f"a listbox: kept its first {MAX_CHOICES} options")
+            break
+    return tuple(choices)
