@@ -1,4 +1,5 @@
-"""Command line: `webshellfs MOUNTPOINT [options]` mounts; `webshellfs compile …` compiles to disk."""
+"""Command line: `webshellfs MOUNTPOINT [options]` mounts; `webshellfs compile …` compiles to disk;
+`webshellfs mcp [options]` serves the engine to MCP clients."""
 
 from __future__ import annotations
 
@@ -45,9 +46,17 @@ def _mount_parser() -> argparse.ArgumentParser:
         prog="webshellfs",
         description="Mount the web as a read-only filesystem of compiled pages. "
         "Write commands to MOUNTPOINT/.ctl; see MOUNTPOINT/README.md. "
-        "Also: 'webshellfs compile --help'.",
+        "Also: 'webshellfs compile --help', 'webshellfs mcp --help'.",
     )
     parser.add_argument("mountpoint", type=Path, help="an empty directory to mount on")
+    _add_engine_options(parser)
+    parser.add_argument("--foreground", action="store_true", help="do not detach")
+    parser.add_argument("--version", action="version", version=f"webshellfs {__version__}")
+    return parser
+
+
+def _add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the engine behind a mount, shared by `webshellfs mcp`."""
     parser.add_argument("--cache", type=Path, default=None,
                         help=f"the SQLite page store (default {default_cache_path()})")
     parser.add_argument("--search", default="", metavar="NAME[=URL]",
@@ -71,12 +80,39 @@ def _mount_parser() -> argparse.ArgumentParser:
                         help="how long one page fetch may take (default 30)")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="retrieve: fetch results even where robots.txt disallows it")
-    parser.add_argument("--foreground", action="store_true", help="do not detach")
     parser.add_argument("--debug", action="store_true", help="log at debug level")
     parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="SECONDS",
-                        help="how long a .ctl command may run (default 120)")
-    parser.add_argument("--version", action="version", version=f"webshellfs {__version__}")
+                        help="how long a command may run (default 120)")
+
+
+def _mcp_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="webshellfs mcp",
+        description="Serve the same engine to MCP clients: a tool per command (retrieve, open, "
+        "execute, focus, lookup, resolve, close) plus read and grep, over stdio.",
+    )
+    _add_engine_options(parser)
+    parser.add_argument("--http", type=int, default=None, metavar="PORT",
+                        help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of "
+                        "stdio (0: a free port, said on stderr)")
+    parser.set_defaults(mountpoint=Path(), foreground=True)
     return parser
+
+
+def run_mcp(argv: Sequence[str]) -> int:
+    from webshellfs.mcp.serve import run
+
+    parser = _mcp_parser()
+    args = parser.parse_args(argv)
+    _refuse_profile_without_browser(parser, args)
+    return run(settings_from_args(args), http_port=args.http)
+
+
+def _refuse_profile_without_browser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> None:
+    if args.profile and args.browser == "http":
+        parser.error("--profile keeps a browser's cookies: it needs a browser, not --browser http")
 
 
 def _compile_parser() -> argparse.ArgumentParser:
@@ -141,13 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if argv and argv[0] == "compile":
             return run_compile(argv[1:])
+        if argv and argv[0] == "mcp":
+            return run_mcp(argv[1:])
         from webshellfs import mount
 
         parser = _mount_parser()
         args = parser.parse_args(argv)
-        if args.profile and args.browser == "http":
-            parser.error("--profile keeps a browser's cookies: it needs a browser, "
-                         "not --browser http")
+        _refuse_profile_without_browser(parser, args)
         return mount.run(settings_from_args(args))
     except (WebshellError, OSError) as exc:
         print(f"webshellfs: {exc}", file=sys.stderr)

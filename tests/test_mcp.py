@@ -1,0 +1,218 @@
+"""`webshellfs mcp` driven by the MCP SDK's own client, as an MCP agent would drive it: the server
+runs as a child process over stdio (and, once, over streamable HTTP on loopback), the pages come
+from the local fixture sites, and the live pages from the real Chromium. The answers must be the
+text a shell agent sees on the mount: `.ctl` responses, `_log/` records, files, `grep -rn` lines."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+import trio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult
+
+from tests.browser.live_site import LiveSite
+from tests.conftest import chromium_path, require
+from tests.fs.test_live import _descendants, _is_chromium
+from tests.site import FixtureSite
+from webshellfs import ctl
+
+REPO = Path(__file__).resolve().parent.parent
+SESSION_TIMEOUT = 240  # seconds for one client session: the machine is shared and slow
+EXIT_TIMEOUT = 30
+
+Body = Callable[[Client], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveSite]:
+    server = LiveSite()
+    yield server
+    server.close()
+
+
+def server_args(cache: Path, *options: str) -> list[str]:
+    return ["-m", "webshellfs", "mcp", "--cache", str(cache), "--allow-private", *options]
+
+
+def with_client(server: StdioServerParameters | str, body: Body, **options: str) -> None:
+    async def main() -> None:
+        with trio.fail_after(SESSION_TIMEOUT):
+            async with Client(server, **options) as client:
+                await body(client)
+
+    trio.run(main)
+
+
+def stdio(cache: Path, *options: str) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=server_args(cache, *options),
+                                 cwd=str(REPO))
+
+
+def text(result: CallToolResult) -> str:
+    assert len(result.content) == 1
+    return result.content[0].text  # type: ignore[union-attr]
+
+
+async def ok(client: Client, tool: str, **arguments: object) -> str:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, text(result)
+    return text(result)
+
+
+async def failed(client: Client, tool: str, **arguments: object) -> str:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error, text(result)
+    return text(result)
+
+
+def chromiums() -> set[int]:
+    """The running Chromium processes started under this test process (the server's)."""
+    return {pid for pid in _descendants(os.getpid()) if _is_chromium(pid)}
+
+
+def new_address(response: str) -> str:
+    """The address an execute led to (`→ N0002 …`)."""
+    found = re.search(r"^→ (N\d{4})", response, re.MULTILINE)
+    assert found, response
+    return found.group(1)
+
+
+def test_a_tool_for_every_command_plus_read_and_grep(tmp_path: Path) -> None:
+    async def body(client: Client) -> None:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert set(tools) == (set(ctl.COMMANDS) - {"help"}) | {"read", "grep"}
+        for verb in set(ctl.COMMANDS) - {"help"}:
+            assert ctl.COMMANDS[verb].usage in (tools[verb].description or "")
+        execute = tools["execute"].input_schema
+        assert execute["required"] == ["page", "id"]
+        assert {"inputs", "words"} <= set(execute["properties"])
+        assert tools["read"].annotations is not None and tools["read"].annotations.read_only_hint
+
+    with_client(stdio(tmp_path / "cache.sqlite", "--browser", "http"), body)
+
+
+def test_open_grep_execute_and_read_the_new_state(tmp_path: Path, live: LiveSite) -> None:
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    url = live.url("/product.html")
+    others = chromiums()  # this test process's own, if another test left a browser running
+    browsers: set[int] = set()
+
+    async def body(client: Client) -> None:
+        opened = await ok(client, "open", url=url)
+        assert opened.splitlines()[:2] == [f"R0001 ok: open {url}", "N0001  Trail shoe"]
+        assert "live in tab" in opened
+        browsers.update(chromiums() - others)
+
+        price = await ok(client, "grep", pattern="^Price", page="N0001")
+        assert re.fullmatch(r"N0001/content/[\w.-]+\.md:\d+:Price: 40 EUR\n", price), price
+        address, line, _ = price.split(":", 2)
+        assert await ok(client, "read", path=address, start=int(line), end=int(line)) == (
+            "Price: 40 EUR\n"
+        )
+        actions = await ok(client, "read", path="N0001/actions.tsv")
+        assert actions.splitlines()[1].startswith("A0001\tselect\tSize")
+
+        executed = await ok(client, "execute", page="N0001", id="A0001", inputs={"size": "m"})
+        assert executed.startswith("R0002 ok: execute N0001 A0001 size=m\n")
+        state = new_address(executed)
+        assert f"→ {state} new state of N0001" in executed
+        assert await ok(client, "grep", pattern="^Price", page=state, group="content") == (
+            price.replace("N0001", state).replace("40 EUR", "45 EUR")
+        )
+        assert "inputs: size=m\n" in await ok(client, "read", path=f"{state}/_state.md")
+
+        # The same text as the mount: .ctl holds the last response, _log/ keeps each one.
+        assert await ok(client, "read", path=".ctl") == executed
+        record = await ok(client, "read", path="_log/R0002.md")
+        assert record.startswith("# R0002 ok\nrequest: execute N0001 A0001 size=m\nsession: mcp\n")
+        assert record.endswith(executed)
+        pages = (await ok(client, "read", path="_pages.tsv")).splitlines()
+        assert pages[2].split("\t")[:4] == [state, "N0001", "A0001", "active"]
+
+        wrong = await failed(client, "execute", page="N0001", id="A0099")
+        assert wrong.startswith("R0003 invalid: execute N0001 A0099\n")
+
+    with_client(stdio(tmp_path / "cache.sqlite", "--chromium", chromium), body)
+    assert browsers, "the server ran no Chromium"
+    assert {pid for pid in browsers if _is_chromium(pid)} == set(), "Chromium outlived the server"
+
+
+def test_read_and_grep_bounds_and_errors(tmp_path: Path, site: FixtureSite) -> None:
+    async def body(client: Client) -> None:
+        await ok(client, "open", url=site.url("/shop.html"))
+        listing = await ok(client, "read", path="")
+        assert {".ctl", "README.md", "_pages.tsv", "_log/", "_search/", "N0001/"} <= set(
+            listing.splitlines()
+        )
+        assert "content/" in (await ok(client, "read", path="N0001/")).splitlines()
+        whole = await ok(client, "read", path="N0001/_map.md")
+        lines = whole.splitlines(keepends=True)
+        assert await ok(client, "read", path="N0001/_map.md", start=2, end=3) == "".join(lines[1:3])
+        assert await ok(client, "read", path="N0001/_map.md", start=len(lines) + 5) == ""
+        assert "before start" in await failed(client, "read", path="N0001/_map.md", start=3, end=2)
+        assert await failed(client, "read", path="N0001/nothing.md") == (
+            "no such file or directory: N0001/nothing.md\n"
+        )
+        assert "'..'" in await failed(client, "read", path="N0001/../N0001/_map.md")
+
+        cells = await ok(client, "grep", pattern="medium", ignore_case=True, group="tables")
+        assert cells and all(line.startswith("N0001/tables/") for line in cells.splitlines())
+        one = await ok(client, "grep", pattern=".", page="N0001", max_matches=1)
+        first, note = one.splitlines()
+        assert first.startswith("N0001/")
+        assert re.fullmatch(r"\[… \d+ more matching lines not shown: .*\]", note)
+        assert await ok(client, "grep", pattern="zebra-unicorn") == (
+            "no line matches 'zebra-unicorn' in any page\n"
+        )
+        assert "not a regular expression" in await failed(client, "grep", pattern="(")
+        assert await failed(client, "grep", pattern="x", page="N0042") == (
+            "no page N0042; see _pages.tsv for the stored ones\n"
+        )
+        # Over plain HTTP there is no live browser: the command's own response says so.
+        refused = await failed(client, "focus", page="N0001")
+        assert refused.startswith("R0002 failed: focus N0001\nfocus needs the live browser")
+
+    with_client(stdio(tmp_path / "cache.sqlite", "--browser", "http"), body)
+
+
+def test_streamable_http_on_loopback(tmp_path: Path, site: FixtureSite) -> None:
+    server = subprocess.Popen(
+        [sys.executable, *server_args(tmp_path / "cache.sqlite", "--browser", "http", "--http",
+                                      "0")],
+        cwd=REPO, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert server.stderr is not None
+        said = ""
+        while "serving" not in said:
+            said = server.stderr.readline()
+            assert said, "the server ended before serving"
+        url = said.split("serving ", 1)[1].strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp", url), url
+
+        async def body(client: Client) -> None:
+            assert "open" in {tool.name for tool in (await client.list_tools()).tools}
+            opened = await ok(client, "open", url=site.url("/article.html"))
+            page = opened.splitlines()[1].split()[0]
+            record = await ok(client, "read", path="_log/R0001.md")
+            assert re.search(r"^session: mcp-\w{12}$", record, re.MULTILINE), record
+            assert page in await ok(client, "read", path="_pages.tsv")
+
+        # A protocol version with sessions: each one is an engine session of its own.
+        with_client(url, body, mode="legacy")
+        server.terminate()
+        assert server.wait(timeout=EXIT_TIMEOUT) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
