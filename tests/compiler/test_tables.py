@@ -87,10 +87,10 @@ def test_links_and_buttons_in_a_cell_are_its_refs_in_document_order() -> None:
         "cell\trow\trow_label\tcol_label\tvalue\trefs",
         "r2c1\t2\tWhite\tColour\tWhite\t",
         "r2c2\t2\tWhite\tIn stock\t12\t",
-        'r2c3\t2\tWhite\tBuy\tDetails [L0001] [A0001 button "Add to cart"]\tL0001 A0001',
+        'r2c3\t2\tWhite\tBuy\tDetails [A0001 button "Add to cart"]\tL0001 A0001',
         "r3c1\t3\tBlue\tColour\tBlue\t",
         "r3c2\t3\tBlue\tIn stock\t0\t",
-        "r3c3\t3\tBlue\tBuy\tNotify me [L0002]\tL0002",
+        "r3c3\t3\tBlue\tBuy\tNotify me\tL0002",
     ]
     assert lines(files, "actions.tsv")[1] == "A0001\tclick\tAdd to cart\t\t\tcontent/03-stock.md"
 

@@ -5,16 +5,26 @@ A data table is numbered at its start tag (T01, T02… in document order, so an 
 before the tables nested in its cells) and leaves `[T01 5×4 → tables/T01.cells]` in the text.
 rowspan/colspan are expanded, and every grid position of a body row becomes one `Cell` that
 carries its row label and column label (a row that is one cell across the table is one `Cell`),
-so `grep Medium tables/T01.cells` returns the value with its context. Links, controls and nested tables inside a cell are registered through
-`builder.text_of` and listed in the cell's refs.
+so `grep Medium tables/T01.cells` returns the value with its context. Links, controls and
+nested tables inside a cell are registered through `builder.text_of` and listed in the cell's
+refs.
+
+A cell's value is its clean text, as a browser shows it: link and image refs stay in the refs
+column (`Lake Louise, Canada`), an image-only cell reads as its description, <sup>/<sub> join
+their word (`km2`), and footnote marks (`[8]`, `*`, `†` in a <sup>) are kept apart from the
+words of values and labels. A cell holding a control or a nested table keeps those references
+in its value: they say what to execute and where to look.
 
 How labels are found:
 - column labels: the rows of <thead>, else the leading rows made only of header cells (<th>),
   else a first row of <td> styled as headers (all bold, or a `header` class) or with a blank
   top-left corner. Several header rows join: "Measurements > Chest".
-- row labels: the row's header cells (<th>, scope=row), left to right. A table without any row
-  header uses its first column. A body row holding a single header cell ("Tops") is a group
-  row: it prefixes the rows below it ("Tops > Medium").
+- row labels: the row's header cells (<th>, scope=row), left to right, after the naming cell
+  before them if any. A table without any row header uses its first column with text in most
+  rows; when that column only ranks or numbers the rows, the next one joins it
+  (`1 · Soviet Union`). A body row holding a single header cell ("Tops", "Regular season",
+  even inside <thead> below its first row) is a group row: it prefixes the rows below it
+  ("Tops > Medium").
 - a cell's own `headers="id1 id2"` list, when it names header cells, wins over both.
 - title rows: leading rows of one header cell across the whole table name the table (its
   caption when it has none), not its columns.
@@ -33,7 +43,8 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import Emitted, PageBuilder
-from webshellfs.compiler.dom import is_hidden, plain_text
+from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden
+from webshellfs.compiler.rules import BLOCK_TAGS, SKIP_TAGS
 from webshellfs.contract.records import Cell
 
 # Grid positions kept per table; rows past it are cut and said in the notes.
@@ -85,6 +96,26 @@ COLUMN_SCOPES = frozenset({"col", "colgroup"})
 
 _LEADING_NUMBER = re.compile(r"\s*(\d+)")
 _MENTIONED_ID = re.compile(r"\[([ALIT]\d{2,})\b")
+# A link's ref in rendered text, and an image's, which leaves its description.
+_LINK_REF = re.compile(r"\s*\[L\d{2,}\]")
+_IMAGE_REF = re.compile(r"\[I\d{2,} image(?:: ([^\[\]]*))?\]")
+
+# Footnote marks: a <sup> of this class, or whose whole text is bracketed (`[8]`, `[a]`,
+# `[citation needed]`) or only mark symbols, or that links into the page (`#cite_note-8`).
+# A bare digit without a link is an exponent (`km<sup>2</sup>`) and stays text.
+FOOTNOTE_CLASSES = frozenset({"reference", "mw-ref", "noprint", "footnote"})
+_FOOTNOTE_TEXT = re.compile(r"^(?:\[[^\[\]]{1,40}\]|[*†‡§¶#]+)$")
+# Sort keys and alternates that MediaWiki's own stylesheet hides: a page compiled without that
+# stylesheet would read `Carr, DavidDavid Carr`.
+HIDDEN_CELL_CLASSES = frozenset({"sortkey", "display-none", "geo-nondefault"})
+# Elements whose text is not a cell's value: a select's options, a text box's default.
+UNREAD_IN_VALUES = frozenset({"select", "textarea", "input"})
+# Elements a cell's text breaks around (a space); everything else joins like inline text.
+BREAK_TAGS = BLOCK_TAGS | {"br"}
+# A rank or index: 1, 2., =3, T4, 5th, #6, (7) — a column of these does not name its rows.
+_RANK = re.compile(r"^[=T#(]?(\d{1,4})(?:\.|st|nd|rd|th|\))?=?$", re.IGNORECASE)
+# Rank and name in one row label: `1 · Soviet Union`.
+RANK_JOIN = " · "
 
 
 @dataclass
@@ -99,6 +130,7 @@ class _Slot:
     text: str = ""
     label: str = ""
     refs: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
 
 
 @dataclass
@@ -129,7 +161,7 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
     titles = _title_rows(rows, width)
     if titles and not caption_text:
         caption_text = _clip(rows[0].line[0].label)
-    head = _header_rows(rows, len(titles))
+    head = _header_rows(rows, len(titles), width)
     col_labels = _column_labels(rows, head, width)
     cells = tuple(_cells(rows, head | set(range(len(titles))), col_labels, width))
     grid = tuple(
@@ -278,7 +310,12 @@ def _read_caption(caption: HtmlElement | None, builder: PageBuilder) -> str:
 
 
 def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
-    """Render every cell once, in source order, so the objects inside keep document order."""
+    """Render every cell once, in source order, so the objects inside keep document order.
+
+    A cell's value is its clean text: links and images leave their refs to the refs column,
+    an image-only cell reads as its description, footnote marks go apart. A cell holding a
+    control or a table keeps their references in place (`[A0001 button "Buy"]`): that is how
+    the line says what to execute or where to look."""
     for row in rows:
         for slot in row.slots:
             before = (
@@ -287,7 +324,8 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
                 len(builder.tables),
                 len(builder.images),
             )
-            slot.text = builder.text_of(slot.element)
+            rendered = builder.text_of(slot.element)
+            slot.text, slot.marks = _clean_text(slot.element)
             slot.label = slot.text
             if before == (
                 len(builder.actions),
@@ -302,9 +340,64 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
                 + [t.id for t in builder.tables[before[2] :]]
                 + [i.id for i in builder.images[before[3] :]]
             )
-            slot.refs = _in_text_order(registered, slot.text)
-            # A label is plain text: the refs of a sortable header stay out of every cell line.
-            slot.label = plain_text(slot.element)
+            slot.refs = _in_text_order(registered, rendered)
+            if len(builder.actions) > before[0] or len(builder.tables) > before[2]:
+                slot.text = _IMAGE_REF.sub(lambda m: m.group(1) or "", _LINK_REF.sub("", rendered))
+                slot.text = squash(slot.text)
+
+
+def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...]]:
+    """(the cell's visible text, its footnote marks). Inline elements join as a browser shows
+    them (`km<sup>2</sup>` is `km2`), blocks and line breaks part words; an image's
+    description stands in only when the cell has no text at all. Iterative, for deep nests."""
+    parts: list[str] = []
+    marks: list[str] = []
+    images: list[str] = []
+    stack: list[HtmlElement | str] = list(reversed(cell))
+    if cell.text:
+        parts.append(cell.text)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if item.tail:
+            stack.append(item.tail)
+        tag = item.tag
+        if not isinstance(tag, str) or tag in SKIP_TAGS or tag in UNREAD_IN_VALUES:
+            continue
+        if is_hidden(item) or visually_hidden(item) or _has_class(item, HIDDEN_CELL_CLASSES):
+            continue
+        if tag == "sup" and _is_footnote_mark(item):
+            marks.append(squash("".join(item.itertext())))
+            continue
+        if tag == "img":
+            images.append(squash(item.get("alt") or item.get("title") or ""))
+            continue
+        if tag in BREAK_TAGS:
+            parts.append(" ")
+            stack.append(" ")
+        stack.extend(reversed(item))
+        if item.text:
+            parts.append(item.text)
+    text = squash("".join(parts))
+    if not text:
+        text = " ".join(i for i in images if i)
+    return text, tuple(m for m in marks if m)
+
+
+def _has_class(element: HtmlElement, classes: frozenset[str]) -> bool:
+    names = element.get("class")
+    return bool(names) and not classes.isdisjoint(names.lower().split())
+
+
+def _is_footnote_mark(sup: HtmlElement) -> bool:
+    if _has_class(sup, FOOTNOTE_CLASSES):
+        return True
+    text = plain_text(sup, limit=60)
+    if _FOOTNOTE_TEXT.match(text.replace(" ", "")):
+        return True
+    return any((a.get("href") or "").startswith("#") for a in sup.iter("a"))
 
 
 def _in_text_order(ids: list[str], text: str) -> tuple[str, ...]:
@@ -336,13 +429,21 @@ def _title_rows(rows: list[_Row], width: int) -> range:
     return range(count)
 
 
-def _header_rows(rows: list[_Row], start: int) -> set[int]:
-    """Indexes of the rows that label columns (title rows before `start` excluded)."""
-    head = {r for r in range(start, len(rows)) if rows[r].in_head}
+def _header_rows(rows: list[_Row], start: int, width: int) -> set[int]:
+    """Indexes of the rows that label columns (title rows before `start` excluded). One header
+    cell across the table below the first header row starts a group of rows ("Regular
+    season"): it labels the rows below it, not the columns."""
+    head = {
+        r
+        for r in range(start, len(rows))
+        if rows[r].in_head and not (r > start and _group_row(rows[r], rows[start], width))
+    }
     if not head:
         for r in range(start, len(rows)):
             row = rows[r]
             if not row.line or not all(s.header and not _scoped_row(s) for s in row.line.values()):
+                break
+            if r > start and _group_row(row, rows[start], width):
                 break
             head.add(r)
     if not head and len(rows) > start + 1 and _styled_header_row(rows[start], rows[start + 1]):
@@ -350,6 +451,12 @@ def _header_rows(rows: list[_Row], start: int) -> set[int]:
     if len(head) == len(rows) - start:
         head = {start}
     return head
+
+
+def _group_row(row: _Row, first_header: _Row, width: int) -> bool:
+    """One header cell across the table (or at least across its first header row)."""
+    spanned = min(width, len(first_header.line))
+    return len(row.line) >= max(2, spanned) and _single_header(row) is not None
 
 
 def _scoped_row(slot: _Slot) -> bool:
@@ -433,29 +540,76 @@ def _named_headers(
     return row or fallback[0], column or fallback[1]
 
 
+def _filled(rows: list[_Row], body: list[int], column: int) -> list[str]:
+    """The non-empty labels of a column's body cells."""
+    return [rows[r].line[column].label for r in body if column in rows[r].line and rows[r].line[column].label]
+
+
+def _ranks_rows(labels: list[str], body_rows: int) -> bool:
+    """A column of ranks or indexes: small numbers only (a column of years names its rows)."""
+    numbers = [_RANK.match(label) for label in labels]
+    return bool(numbers) and all(numbers) and max(int(m.group(1)) for m in numbers if m) <= (
+        2 * body_rows + 10
+    )
+
+
+def _name_columns(rows: list[_Row], body: list[int], width: int) -> tuple[int, ...]:
+    """The columns that name a row where no header cell does: the first column with text in
+    most rows (a first column of colour keys or icons names nothing), and the one after it
+    too when that first one only ranks or numbers the rows (`1 · Soviet Union`)."""
+    filled = [c for c in range(width) if 2 * len(_filled(rows, body, c)) >= len(body)]
+    if not filled:
+        return (0,)
+    first = filled[0]
+    if len(filled) > 1 and _ranks_rows(_filled(rows, body, first), len(body)):
+        return first, filled[1]
+    return (first,)
+
+
+def _row_name(row: _Row, columns: tuple[int, ...]) -> str:
+    parts = [
+        row.line[c].label
+        for c in dict.fromkeys(columns)
+        if c in row.line and row.line[c].label and len(row.line[c].label) <= MAX_LABEL_CHARS
+    ]
+    # A long first cell is content (a list of links, a paragraph), not a name.
+    return RANK_JOIN.join(dict.fromkeys(parts))
+
+
 def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) -> Iterator[Cell]:
-    body = [r for r in range(len(rows)) if r not in head]
+    body = [r for r in range(len(rows)) if r not in head and _single_header(rows[r]) is None]
     explicit_headers = _headers_by_id(rows, head)
     explicit = any(s.row_header for r in body for s in rows[r].line.values())
+    names = _name_columns(rows, body, width)
+    ranked = {c for c in range(width) if _ranks_rows(_filled(rows, body, c), len(body))}
     group = ""
-    for r in body:
+    for r in range(len(rows)):
+        if r in head:
+            continue
         row = rows[r]
         group_header = _single_header(row)
         if group_header is not None:
             group = group_header.label
             continue
-        if explicit:
-            seen: dict[int, _Slot] = {}
+        across = len(row.line) == width > 1 and len({id(s) for s in row.line.values()}) == 1
+        own: list[str] = []
+        if explicit and not across:
+            seen: dict[int, tuple[int, _Slot]] = {}
             for c in sorted(row.line):
                 if row.line[c].row_header:
-                    seen.setdefault(id(row.line[c]), row.line[c])
-            own = [s.label for s in seen.values()]
-        else:
-            first = row.line.get(0)
-            # A long first cell is content (a list of links, a paragraph), not a name.
-            own = [first.label] if first is not None and len(first.label) <= MAX_LABEL_CHARS else []
+                    seen.setdefault(id(row.line[c]), (c, row.line[c]))
+            own = [s.label for _, s in seen.values()]
+            first = min((c for c, _ in seen.values()), default=0)
+            if len(seen) == 1 and first in ranked:
+                # A rank as the row's header: the next cell names the row.
+                own = [_row_name(row, (first, first + 1))]
+            elif own and names[0] < first:
+                # A name before the header cell (`1 · Soviet Union`, `Entrant · Constructor`).
+                lead = _row_name(row, names[:1])
+                own = [RANK_JOIN.join(p for p in (lead, _join(own)) if p)]
+        if not own and not across:
+            own = [_row_name(row, names)]
         row_label = _join([group, *own])
-        across = len(row.line) == width > 1 and len({id(s) for s in row.line.values()}) == 1
         for c in sorted(row.line):
             slot = row.line[c]
             # A row header under no column label is already every line's row_label: a line of
