@@ -87,7 +87,7 @@ install_python_package() {
 clear_stale_mount() {
     local mountpoint="$1"
     if ! stat "$mountpoint" >/dev/null 2>&1 && grep -qs " $(realpath -m "$mountpoint") fuse" /proc/mounts; then
-        say "clearing a stale mount at $mountpoint (its daemon is gone)"
+        say "clearing a stale mount at $mountpoint (its daemon died)"
         fusermount3 -u -z "$mountpoint" 2>/dev/null || as_root umount -l "$mountpoint"
     fi
 }
@@ -136,7 +136,7 @@ mountpoint="${1:-/mnt/web}"
 [ $# -gt 0 ] && shift
 clear_stale_mount "$mountpoint"
 if mountpoint -q "$mountpoint" 2>/dev/null; then
-    say "$mountpoint is already mounted; unmount it first with: fusermount3 -u $mountpoint"
+    say "$mountpoint is already mounted; unmount it first: fusermount3 -u $mountpoint"
     exit 1
 fi
 mkdir -p "$mountpoint" 2>/dev/null || as_root install -d -o "$(id -u)" -g "$(id -g)" "$mountpoint"

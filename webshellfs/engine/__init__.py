@@ -376,7 +376,12 @@ class Engine:
         )
         # Once compiled, the write is short and all-or-nothing: let it finish.
         with trio.CancelScope(shield=True):
-            return await trio.to_thread.run_sync(store_it)
+            record = await trio.to_thread.run_sync(store_it)
+        # The daemon's log names every page fetched and kept, whichever fetcher brought it.
+        log.info("stored %s (%s): %s, HTTP %d, %s, %d bytes", record.page_id, via, capture.url,
+                 capture.status, media_type(capture.content_type) or "no type",
+                 len(capture.body))
+        return record
 
     async def _keep(
         self, capture: Capture, via: str, responses: Sequence[CapturedResponse] = ()
