@@ -1,7 +1,8 @@
 """`webshellfs mcp` driven by the MCP SDK's own client, as an MCP agent would drive it: the server
 runs as a child process over stdio (and, once, over streamable HTTP on loopback), the pages come
 from the local fixture sites, and the live pages from the real Chromium. The answers must be the
-text a shell agent sees on the mount: `.ctl` responses, `_log/` records, files, `grep -rn` lines."""
+text a shell agent sees on the mount: `.ctl` responses, `_log/` records, files, `grep -rn` lines;
+one test mounts the server's cache afterwards and compares them byte for byte."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
 from tests.browser.live_site import LiveSite
-from tests.conftest import chromium_path, require
+from tests.conftest import chromium_path, fuse_available, require
+from tests.fs.conftest import BAD_LOG_LINE, Mount, sh
 from tests.fs.test_live import _descendants, _is_chromium
 from tests.site import FixtureSite
 from webshellfs import ctl
@@ -49,6 +51,13 @@ def with_client(server: StdioServerParameters | str, body: Body, **options: str)
                 await body(client)
 
     trio.run(main)
+
+
+def assert_clean_log(cache: Path) -> None:
+    """The server's log (beside its cache, as a mount's) holds no error or traceback."""
+    log = cache.with_suffix(".log")
+    bad = [line for line in log.read_text(errors="replace").splitlines() if BAD_LOG_LINE.search(line)]
+    assert not bad, "\n".join(bad)
 
 
 def stdio(cache: Path, *options: str) -> StdioServerParameters:
@@ -143,6 +152,7 @@ def test_open_grep_execute_and_read_the_new_state(tmp_path: Path, live: LiveSite
         assert wrong.startswith("R0003 invalid: execute N0001 A0099\n")
 
     with_client(stdio(tmp_path / "cache.sqlite", "--chromium", chromium), body)
+    assert_clean_log(tmp_path / "cache.sqlite")
     assert browsers, "the server ran no Chromium"
     assert {pid for pid in browsers if _is_chromium(pid)} == set(), "Chromium outlived the server"
 
@@ -183,6 +193,39 @@ def test_read_and_grep_bounds_and_errors(tmp_path: Path, site: FixtureSite) -> N
         assert refused.startswith("R0002 failed: focus N0001\nfocus needs the live browser")
 
     with_client(stdio(tmp_path / "cache.sqlite", "--browser", "http"), body)
+    assert_clean_log(tmp_path / "cache.sqlite")
+
+
+def test_a_mount_of_the_same_cache_shows_a_shell_agent_the_same_text(
+    tmp_path: Path, site: FixtureSite
+) -> None:
+    require(fuse_available(), "FUSE")
+    cache = tmp_path / "cache.sqlite"
+    pattern = "Lighthouse|Medium"
+    seen: dict[str, str] = {}
+
+    async def body(client: Client) -> None:
+        await ok(client, "open", url=site.url("/shop.html"))
+        await ok(client, "open", url=site.url("/article.html"))
+        seen["grep"] = await ok(client, "grep", pattern=pattern)
+        for path in ("N0002/_map.md", "N0001/tables/T01.cells", "_log/R0002.md", "_pages.tsv",
+                     "N0001/"):
+            seen[path] = await ok(client, "read", path=path)
+
+    with_client(stdio(cache, "--browser", "http"), body)
+    mount = Mount(tmp_path / "mnt", cache)
+    try:
+        mount.start()
+        root = mount.path
+        grep = sh(f"cd {root} && grep -rnE '{pattern}' N0001 N0002").stdout
+        assert seen["grep"] == grep
+        for path in ("N0002/_map.md", "N0001/tables/T01.cells", "_log/R0002.md", "_pages.tsv"):
+            assert seen[path] == (root / path).read_text(), path
+        assert seen["N0001/"] == sh(f"cd {root}/N0001 && ls -p").stdout
+        mount.unmount()
+    finally:
+        mount.cleanup()
+    assert not mount.bad_log_lines()
 
 
 def test_streamable_http_on_loopback(tmp_path: Path, site: FixtureSite) -> None:

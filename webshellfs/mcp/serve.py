@@ -101,6 +101,7 @@ async def _serve(engine: Engine, server: MCPServer, http_port: int | None) -> No
         finally:
             with trio.CancelScope(shield=True):
                 await engine.aclose()
+            log.info("stopped: browser, fetchers and store closed")
 
 
 async def _stop_on_signal(signals: AsyncIterator[int], scope: trio.CancelScope) -> None:
