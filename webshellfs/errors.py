@@ -6,7 +6,7 @@
     ├── NotFoundError         a page, object or file that does not exist (→ ENOENT / EINVAL in .ctl)
     ├── FetchError            the web did not give us the page (→ EIO)
     │   ├── FetchTimeout      (→ ETIMEDOUT)
-    │   ├── AccessDenied      blocked by policy: scheme, private address, robots (→ EACCES in .ctl → EIO)
+    │   ├── AccessDenied      blocked by policy: scheme, private address, robots (→ EACCES; a .ctl command → EIO)
     │   └── SearchError       the search backend failed or refused (names it and how to choose another)
     ├── CompileError          fetched, but its compile ran out of memory or its process died (→ EIO)
     └── StoreError            the cache cannot be opened or written
