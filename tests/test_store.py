@@ -17,7 +17,7 @@ import pytest
 
 from tests.tmpfs import resize, tiny_tmpfs
 from webshellfs.errors import CacheLocked, StoreError
-from webshellfs.store import SCHEMA_VERSION, Store
+from webshellfs.store import LOG_RESERVE_BYTES, SCHEMA_VERSION, Store
 
 FILES = {"_map.md": b"# Title\n", "content/01-a.md": b"# A\nalpha\n", "links.tsv": b"id\turl\n"}
 
@@ -376,3 +376,34 @@ def test_a_full_disk_fails_the_write_with_its_reason_and_keeps_every_page(tmp_pa
             assert db.execute("SELECT count(*) FROM pages").fetchone() == (len(stored) + 1,)
             orphans = db.execute("SELECT count(*) FROM files WHERE page NOT IN (SELECT number FROM pages)")
             assert orphans.fetchone() == (0,)
+
+
+def _fill_disk(directory: Path) -> None:
+    """Fill the disk holding directory with a plain file, up to its last byte."""
+    with open(directory / "ballast", "wb") as ballast:
+        try:
+            while True:
+                ballast.write(b"\0" * 65536)
+                ballast.flush()
+        except OSError:
+            pass
+
+
+def test_a_disk_filled_by_others_still_takes_the_log_record_of_the_failing_command(
+    tmp_path: Path
+) -> None:
+    with tiny_tmpfs(tmp_path / "tiny", "2m") as tiny:
+        path = tiny / "cache.sqlite"
+        reserve = tiny / "cache.sqlite-reserve"
+        with Store(path) as store:
+            assert reserve.stat().st_size == LOG_RESERVE_BYTES
+            _fill_disk(tiny)
+            with pytest.raises(StoreError, match="is full"):
+                add(store, {**FILES, "content/02-noise.md": os.urandom(64 * 1024)})
+            request = store.reserve_request_id()
+            store.add_log(request, "s1", "open http://x.org/", "failed", "the disk is full\n" * 50)
+            assert not reserve.exists()  # given up for that record
+            assert store.log_numbers() == [int(request[1:])]
+            (tiny / "ballast").unlink()
+            store.add_log(store.reserve_request_id(), "s1", "help", "ok", "commands\n")
+            assert reserve.stat().st_size == LOG_RESERVE_BYTES  # made again once there is room

@@ -11,7 +11,10 @@ Invariants:
   finished (killed, crashed), and becomes a log record saying so. Its request number stays used.
   A new daemon has no browser tabs, so at open every page's status becomes `stored`.
 - A full disk is a StoreError that says so; the write is rolled back whole and every page
-  stored before stays readable (a full disk only stops writes, WAL reads need no space).
+  stored before stays readable (a full disk only stops writes, WAL reads need no space). A
+  reserve file beside the cache holds room for the command log: a log record the full disk
+  refuses is written again in the room given up by deleting it, so `_log/` still says what
+  failed; the reserve is made again once there is space.
 - The API is synchronous and short. Reads are point queries on indexes and run on whichever
   thread asks, each thread on its own read-only connection, so the FUSE thread never waits for
   a worker's read; WAL serves them all while a write runs. Writes share one connection behind
@@ -117,6 +120,9 @@ CREATE TABLE searches (
 
 STORED = "stored"  # the status of a page in no browser tab
 SQLITE_FULL = 13  # primary result code: "database or disk is full"
+# Room kept on the cache's disk for log records (see the module docstring): far more than the
+# WAL frames of a few responses need.
+LOG_RESERVE_BYTES = 512 * 1024
 INTERRUPTED = (
     "the daemon stopped before this command finished (it was killed or crashed), so it was "
     "never answered; pages it stored before that are listed in _pages.tsv, whole. Run it again "
@@ -194,10 +200,29 @@ class _Connection(sqlite3.Connection):
     """A plain connection that can be weakly referenced (so a store can close its readers)."""
 
 
+def _is_full(error: sqlite3.Error) -> bool:
+    """SQLite reports ENOSPC as SQLITE_FULL; extended codes keep it in their low byte."""
+    return (error.sqlite_errorcode or 0) & 0xFF == SQLITE_FULL
+
+
+def _keep_reserve(reserve: Path) -> None:
+    """Make the log's reserve if it is missing and the disk has room (else try again later)."""
+    if reserve.exists():
+        return
+    try:
+        fd = os.open(reserve, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            os.posix_fallocate(fd, 0, LOG_RESERVE_BYTES)
+        finally:
+            os.close(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            reserve.unlink()  # a reserve only partly allocated holds no promise
+
+
 def _write_error(path: Path, what: str, error: sqlite3.Error) -> StoreError:
-    """The StoreError for a failed write of `what`; a full disk (SQLite reports ENOSPC as
-    SQLITE_FULL, extended codes keep it in their low byte) gets a message of its own."""
-    if (error.sqlite_errorcode or 0) & 0xFF == SQLITE_FULL:
+    """The StoreError for a failed write of `what`; a full disk gets a message of its own."""
+    if _is_full(error):
         return StoreError(
             f"the disk holding the cache {path} is full, so {what} was not stored; the pages "
             "stored before stay readable. Free some space there (or mount again with --cache on "
@@ -221,6 +246,8 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock_fd = _lock_file(self.path)
+        real = self.path.resolve()  # beside the cache's own file, on its disk
+        self._reserve = real.with_name(real.name + "-reserve")
         self._local = threading.local()
         self._readers: weakref.WeakSet[sqlite3.Connection] = weakref.WeakSet()
         try:
@@ -241,6 +268,7 @@ class Store:
         ).fetchone()[0]
         self._next_request = last + 1
         self.generation = 0  # bumped on every page write, so callers can cache listings
+        _keep_reserve(self._reserve)
 
     def _prepare_schema(self) -> None:
         db = self._writer
@@ -427,27 +455,48 @@ class Store:
                 raise _write_error(self.path, f"the start of {request_id}", error) from error
 
     def add_log(self, request_id: str, session: str, command: str, outcome: str, text: str) -> LogRecord:
-        """Keep a command's response as its log record, replacing its running note."""
+        """Keep a command's response as its log record, replacing its running note. On a full
+        disk the log's reserve is given up for it (see the module docstring)."""
         record = LogRecord(int(request_id[1:]), session, command, outcome, text, time.time_ns())
         with self._write_lock:
-            db = self._writer
             try:
-                db.execute("BEGIN IMMEDIATE")
-                db.execute(
-                    "INSERT INTO log(number, session, command, outcome, response, created_ns) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (record.number, session, command, outcome, text, record.created_ns),
-                )
-                db.execute("DELETE FROM running WHERE number = ?", (record.number,))
-                db.execute("COMMIT")
+                self._insert_log(record)
             except sqlite3.Error as error:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                # It was answered, only not kept: never report it as interrupted later.
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("DELETE FROM running WHERE number = ?", (record.number,))
-                raise _write_error(self.path, f"the response of {request_id}", error) from error
+                if not (_is_full(error) and self._reserve.exists()):
+                    self._drop_running_note(record.number)
+                    raise _write_error(self.path, f"the response of {request_id}", error) from error
+                self._reserve.unlink()
+                log.warning("the disk holding the cache %s is full; its log reserve was given up "
+                            "to keep the response of %s", self.path, request_id)
+                try:
+                    self._insert_log(record)
+                except sqlite3.Error as again:
+                    self._drop_running_note(record.number)
+                    raise _write_error(self.path, f"the response of {request_id}", again) from again
+        _keep_reserve(self._reserve)
         return record
+
+    def _insert_log(self, record: LogRecord) -> None:
+        db = self._writer
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(
+                "INSERT INTO log(number, session, command, outcome, response, created_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (record.number, record.session, record.command, record.outcome, record.text,
+                 record.created_ns),
+            )
+            db.execute("DELETE FROM running WHERE number = ?", (record.number,))
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def _drop_running_note(self, number: int) -> None:
+        """A command answered but not kept: never report it as interrupted later."""
+        with contextlib.suppress(sqlite3.Error):
+            self._writer.execute("DELETE FROM running WHERE number = ?", (number,))
 
     def add_search(self, query: str, render: Callable[[str], str]) -> str:
         """Keep one retrieve's results as `_search/Q….md`; `render(search_id)` gives the text."""
