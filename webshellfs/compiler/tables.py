@@ -131,6 +131,7 @@ class _Slot:
     label: str = ""
     refs: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
+    pictured: bool = False  # the text is an image's description: the cell has no words
 
 
 @dataclass
@@ -158,7 +159,7 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
         )
     caption_text = _read_caption(caption, builder)
     _read_cells(rows, builder)
-    titles = _title_rows(rows, width)
+    titles = _title_rows(rows)
     if titles and not caption_text:
         caption_text = _clip(rows[0].line[0].label)
     head = _header_rows(rows, len(titles), width)
@@ -325,7 +326,7 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
                 len(builder.images),
             )
             rendered = builder.text_of(slot.element)
-            slot.text, slot.marks = _clean_text(slot.element)
+            slot.text, slot.marks, slot.pictured = _clean_text(slot.element)
             slot.label = slot.text
             if before == (
                 len(builder.actions),
@@ -346,8 +347,8 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
                 slot.text = squash(slot.text)
 
 
-def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...]]:
-    """(the cell's visible text, its footnote marks). Inline elements join as a browser shows
+def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...], bool]:
+    """(the cell's visible text, its footnote marks, whether the text is images' descriptions). Inline elements join as a browser shows
     them (`km<sup>2</sup>` is `km2`), blocks and line breaks part words; an image's
     description stands in only when the cell has no text at all. Iterative, for deep nests."""
     parts: list[str] = []
@@ -381,9 +382,10 @@ def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...]]:
         if item.text:
             parts.append(item.text)
     text = squash("".join(parts))
-    if not text:
+    pictured = not text and any(images)
+    if pictured:
         text = " ".join(i for i in images if i)
-    return text, tuple(m for m in marks if m)
+    return text, tuple(m for m in marks if m), pictured
 
 
 def _has_class(element: HtmlElement, classes: frozenset[str]) -> bool:
@@ -421,12 +423,35 @@ def _single_header(row: _Row) -> _Slot | None:
     return slot if slot.header else None
 
 
-def _title_rows(rows: list[_Row], width: int) -> range:
-    """Leading rows made of one header cell across the whole table: its title, not column labels."""
+def _group_cell(row: _Row) -> _Slot | None:
+    """The cell that makes a body row a group row: a header cell alone in its row, or a bold
+    data cell alone across two columns or more (`<td colspan=5><b>Highway 91</b></td>`)."""
+    single = _single_header(row)
+    if single is not None:
+        return single
+    slots = {id(s): s for s in row.line.values()}
+    if len(slots) != 1 or len(row.line) < 2:
+        return None
+    (slot,) = slots.values()
+    return slot if slot.text and _bold_only(slot.element) else None
+
+
+def _title_rows(rows: list[_Row]) -> range:
+    """Leading rows of one header cell across the table (as wide as the row below it, at
+    least): its title, not column labels. A first row of one data cell across (a map, a
+    note) over a row of header cells is a title row too."""
     count = 0
-    while count < len(rows) - 1 and len(rows[count].line) == width and _single_header(rows[count]):
+    while count < len(rows) - 1 and _spans_row_below(rows, count) and _single_header(rows[count]):
         count += 1
+    if count == 0 and len(rows) > 2 and _spans_row_below(rows, 0):
+        below = rows[1].line.values()
+        if len({id(s) for s in rows[0].line.values()}) == 1 and all(s.header for s in below):
+            count = 1
     return range(count)
+
+
+def _spans_row_below(rows: list[_Row], index: int) -> bool:
+    return len(rows[index].line) >= max(2, len(rows[index + 1].line))
 
 
 def _header_rows(rows: list[_Row], start: int, width: int) -> set[int]:
@@ -467,9 +492,10 @@ def _styled_header_row(first: _Row, second: _Row) -> bool:
     """A first row of <td> that still labels the columns: every cell bold or classed as a
     header, or a blank top-left corner over a row of names, beside a first column of names."""
     slots = first.slots
-    if not slots or any(s.refs for s in slots):
+    if not slots or any(ref[0] != "L" for s in slots for ref in s.refs):
         return False
-    if all(_bold_only(s.element) or _header_class(s.element) for s in slots):
+    named = [s for s in slots if s.text]
+    if named and all(_bold_only(s.element) or _header_class(s.element) for s in named):
         return True
     corner = second.line.get(0)
     return (
@@ -540,28 +566,32 @@ def _named_headers(
     return row or fallback[0], column or fallback[1]
 
 
-def _filled(rows: list[_Row], body: list[int], column: int) -> list[str]:
-    """The non-empty labels of a column's body cells."""
-    return [rows[r].line[column].label for r in body if column in rows[r].line and rows[r].line[column].label]
+def _filled(rows: list[_Row], body: list[int], column: int, *, words: bool = False) -> list[str]:
+    """The non-empty labels of a column's body cells (with `words`, not images' descriptions)."""
+    slots = (rows[r].line.get(column) for r in body)
+    return [s.label for s in slots if s is not None and s.label and not (words and s.pictured)]
 
 
-def _ranks_rows(labels: list[str], body_rows: int) -> bool:
-    """A column of ranks or indexes: small numbers only (a column of years names its rows)."""
-    numbers = [_RANK.match(label) for label in labels]
+def _ranks_rows(rows: list[_Row], body: list[int], column: int) -> bool:
+    """A column of ranks or indexes: small numbers only (a column of years names its rows).
+    Medal pictures for the first places do not count."""
+    numbers = [_RANK.match(label) for label in _filled(rows, body, column, words=True)]
     return bool(numbers) and all(numbers) and max(int(m.group(1)) for m in numbers if m) <= (
-        2 * body_rows + 10
+        2 * len(body) + 10
     )
 
 
 def _name_columns(rows: list[_Row], body: list[int], width: int) -> tuple[int, ...]:
-    """The columns that name a row where no header cell does: the first column with text in
-    most rows (a first column of colour keys or icons names nothing), and the one after it
-    too when that first one only ranks or numbers the rows (`1 · Soviet Union`)."""
-    filled = [c for c in range(width) if 2 * len(_filled(rows, body, c)) >= len(body)]
+    """The columns that name a row where no header cell does: the first column with words in
+    most rows (a column of colour keys, icons or portraits names nothing), and the next such
+    column too when that first one only ranks or numbers the rows (`1 · Soviet Union`)."""
+    filled = [
+        c for c in range(width) if 2 * len(_filled(rows, body, c, words=True)) >= len(body)
+    ]
     if not filled:
         return (0,)
     first = filled[0]
-    if len(filled) > 1 and _ranks_rows(_filled(rows, body, first), len(body)):
+    if len(filled) > 1 and _ranks_rows(rows, body, first):
         return first, filled[1]
     return (first,)
 
@@ -577,26 +607,26 @@ def _row_name(row: _Row, columns: tuple[int, ...]) -> str:
 
 
 def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) -> Iterator[Cell]:
-    body = [r for r in range(len(rows)) if r not in head and _single_header(rows[r]) is None]
+    body = [r for r in range(len(rows)) if r not in head and _group_cell(rows[r]) is None]
     explicit_headers = _headers_by_id(rows, head)
     explicit = any(s.row_header for r in body for s in rows[r].line.values())
     names = _name_columns(rows, body, width)
-    ranked = {c for c in range(width) if _ranks_rows(_filled(rows, body, c), len(body))}
+    ranked = {c for c in range(width) if _ranks_rows(rows, body, c)}
     group = ""
     for r in range(len(rows)):
         if r in head:
             continue
         row = rows[r]
-        group_header = _single_header(row)
-        if group_header is not None:
-            group = group_header.label
+        group_cell = _group_cell(row)
+        if group_cell is not None:
+            group = group_cell.label
             continue
         across = len(row.line) == width > 1 and len({id(s) for s in row.line.values()}) == 1
         own: list[str] = []
         if explicit and not across:
             seen: dict[int, tuple[int, _Slot]] = {}
             for c in sorted(row.line):
-                if row.line[c].row_header:
+                if row.line[c].row_header and row.line[c].label:  # not an empty colour key
                     seen.setdefault(id(row.line[c]), (c, row.line[c]))
             own = [s.label for _, s in seen.values()]
             first = min((c for c, _ in seen.values()), default=0)
