@@ -25,8 +25,11 @@ from tests.fs.conftest import BAD_LOG_LINE, Mount, sh
 from tests.fs.test_live import _descendants, _is_chromium
 from tests.site import FixtureSite
 from webshellfs import ctl
+from webshellfs.engine import Entry
+from webshellfs.mcp.files import READ_CHARS, read_path
 
 REPO = Path(__file__).resolve().parent.parent
+INDEX = REPO / "fixtures" / "search" / "site-index.tsv"  # the offline demo's search
 SESSION_TIMEOUT = 240  # seconds for one client session: the machine is shared and slow
 EXIT_TIMEOUT = 30
 
@@ -157,7 +160,7 @@ def test_open_grep_execute_and_read_the_new_state(tmp_path: Path, live: LiveSite
     assert {pid for pid in browsers if _is_chromium(pid)} == set(), "Chromium outlived the server"
 
 
-def test_read_and_grep_bounds_and_errors(tmp_path: Path, site: FixtureSite) -> None:
+def test_read_grep_and_retrieve_without_a_browser(tmp_path: Path, site: FixtureSite) -> None:
     async def body(client: Client) -> None:
         await ok(client, "open", url=site.url("/shop.html"))
         listing = await ok(client, "read", path="")
@@ -192,7 +195,17 @@ def test_read_and_grep_bounds_and_errors(tmp_path: Path, site: FixtureSite) -> N
         refused = await failed(client, "focus", page="N0001")
         assert refused.startswith("R0002 failed: focus N0001\nfocus needs the live browser")
 
-    with_client(stdio(tmp_path / "cache.sqlite", "--browser", "http"), body)
+        found = await ok(client, "retrieve", query="skerry light", k=1)
+        assert found.splitlines()[:3] == [
+            "R0003 ok: retrieve -k 1 'skerry light'",
+            'retrieve "skerry light": 1 result, 1 page, 0 failed (local) → _search/Q0001.md',
+            f'1. N0002 "The Lighthouse Keepers" {site.url("/article.html")}',
+        ]
+        assert "Skerry Light" in await ok(client, "grep", pattern="Skerry", page="N0002")
+
+    server = stdio(tmp_path / "cache.sqlite", "--browser", "http", "--search", f"local={INDEX}")
+    server.env = {"WEBSHELL_SEARCH_BASE": site.url("/")}
+    with_client(server, body)
     assert_clean_log(tmp_path / "cache.sqlite")
 
 
@@ -226,6 +239,36 @@ def test_a_mount_of_the_same_cache_shows_a_shell_agent_the_same_text(
     finally:
         mount.cleanup()
     assert not mount.bad_log_lines()
+
+
+class OneFile:
+    """The read side of an engine holding one file (read_path asks nothing else)."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path, self.data = path, data
+
+    def entry(self, path: str) -> Entry | None:
+        found = path == self.path
+        return Entry(path, path, False, len(self.data), 0, True) if found else None
+
+    def read(self, path: str, offset: int, size: int) -> bytes:
+        return self.data[offset : offset + size]
+
+
+def test_a_long_file_is_read_in_parts_that_say_where_to_go_on() -> None:
+    lines = [f"line {n:05d} " + "x" * 40 for n in range(1, 3001)]  # 156,000 chars
+    engine = OneFile("N0001/long-values/V0001.txt", "".join(f"{line}\n" for line in lines).encode())
+    first = read_path(engine, engine.path, "mcp")  # type: ignore[arg-type]
+    *shown, note = first.splitlines()
+    assert READ_CHARS <= len("\n".join(shown)) < READ_CHARS + 60
+    assert shown == lines[: len(shown)]
+    assert note == f"[… cut after line {len(shown)}: read again with start={len(shown) + 1}]"
+    rest = read_path(engine, engine.path, "mcp", start=len(shown) + 1)  # type: ignore[arg-type]
+    assert rest.splitlines() == lines[len(shown) :]
+    binary = OneFile("N0001/screenshot.png", b"\x89PNG\0\0")
+    assert read_path(binary, binary.path, "mcp") == (  # type: ignore[arg-type]
+        "N0001/screenshot.png is a binary file (6 bytes); it has no lines to show\n"
+    )
 
 
 def test_streamable_http_on_loopback(tmp_path: Path, site: FixtureSite) -> None:

@@ -91,9 +91,11 @@ def _typed(run: RunWords) -> dict[str, Callable[..., Awaitable[CallToolResult]]]
     async def retrieve(
         query: Query, ctx: Context, k: Results = ctl.DEFAULT_RESULTS, refresh: Refresh = False
     ) -> CallToolResult:
-        # "--" ends the options, so a query that starts with "-" stays a query.
-        return await run(["retrieve", "-k", str(k), *(["--refresh"] if refresh else []), "--",
-                          query], ctx)
+        # The line a person would write: defaults left out; "--" only where the query starts
+        # with "-", which it keeps a query.
+        options = [*(["-k", str(k)] if k != ctl.DEFAULT_RESULTS else []),
+                   *(["--refresh"] if refresh else []), *(["--"] if query.startswith("-") else [])]
+        return await run(["retrieve", *options, query], ctx)
 
     async def open_url(url: Url, ctx: Context) -> CallToolResult:
         return await run(["open", url], ctx)
