@@ -436,6 +436,11 @@ def _group_cell(row: _Row) -> _Slot | None:
     return slot if slot.text and _bold_only(slot.element) else None
 
 
+def _one_cell(row: _Row) -> bool:
+    """A row that is one cell over two columns or more (a note, a picture across the table)."""
+    return len(row.line) > 1 and len({id(s) for s in row.line.values()}) == 1
+
+
 def _title_rows(rows: list[_Row]) -> range:
     """Leading rows of one header cell across the table (as wide as the row below it, at
     least): its title, not column labels. A first row of one data cell across (a map, a
@@ -607,7 +612,12 @@ def _row_name(row: _Row, columns: tuple[int, ...]) -> str:
 
 
 def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) -> Iterator[Cell]:
-    body = [r for r in range(len(rows)) if r not in head and _group_cell(rows[r]) is None]
+    # Rows that say something of columns: not group rows, not one cell across (a note).
+    body = [
+        r
+        for r in range(len(rows))
+        if r not in head and _group_cell(rows[r]) is None and not _one_cell(rows[r])
+    ]
     explicit_headers = _headers_by_id(rows, head)
     explicit = any(s.row_header for r in body for s in rows[r].line.values())
     names = _name_columns(rows, body, width)
