@@ -189,7 +189,11 @@ def test_a_backend_that_is_down_fails_retrieve_and_open_still_works(
         message = response.text.splitlines()[1]
         assert message.startswith(reason)
         assert message.endswith(HOW_TO_CHOOSE)
-        assert engine.listdir("_search") == []
+        # Every retrieve leaves its report, a failed search too: the query and the reason.
+        assert response.text.splitlines()[2] == "→ _search/Q0001.md"
+        assert [entry.name for entry in engine.listdir("_search")] == ["Q0001.md"]
+        assert engine.read("_search/Q0001.md", 0, 10_000).decode().splitlines() == [
+            "# Q0001: gardens", f"failed: {message}"]
         opened = await engine.command(f"open {site.url}pages/normal.html", "s1")
         assert opened.outcome is Outcome.OK
         assert opened.text.splitlines()[1] == "N0001  Rain gardens"

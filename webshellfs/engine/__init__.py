@@ -60,6 +60,7 @@ from webshellfs.errors import (
     FetchError,
     FetchTimeout,
     NotFoundError,
+    SearchError,
     StoreError,
     UsageError,
 )
@@ -407,21 +408,31 @@ class Engine:
     async def _retrieve(self, command: ctl.Retrieve) -> str:
         query = search.validate_query(command.query)  # a bad query fails before the backend is made
         policy = search.PrefetchPolicy.from_settings(self.settings, supported_type)
-        done = await search.retrieve(
-            query,
-            command.k,
-            self._search_backend(),
-            self._retrieve_fetcher,
-            policy,
-            self._robots,
-            stored=(lambda url: None) if command.refresh else self._stored_page,
-            keep=self._keep_result,
-            # Stop fetching in time to report: the pages stored so far are named, not lost.
-            deadline=trio.current_effective_deadline() - REPORT_MARGIN,
-        )
-        with trio.CancelScope(shield=True):
-            search_id = await trio.to_thread.run_sync(self.store.add_search, done.query, done.report)
+        try:
+            done = await search.retrieve(
+                query,
+                command.k,
+                self._search_backend(),
+                self._retrieve_fetcher,
+                policy,
+                self._robots,
+                stored=(lambda url: None) if command.refresh else self._stored_page,
+                keep=self._keep_result,
+                # Stop fetching in time to report: the pages stored so far are named, not lost.
+                deadline=trio.current_effective_deadline() - REPORT_MARGIN,
+            )
+        except SearchError as error:
+            # The search itself failed: its report says why, like every retrieve's.
+            failed = functools.partial(search.render_failed_search, query, str(error))
+            search_id = await self._add_search(query, failed)
+            raise SearchError(f"{error}\n→ _search/{search_id}.md") from None
+        search_id = await self._add_search(done.query, done.report)
         return done.response(search_id)
+
+    async def _add_search(self, query: str, render: Callable[[str], str]) -> str:
+        """Keep a retrieve's report as `_search/Q….md`; its address."""
+        with trio.CancelScope(shield=True):
+            return await trio.to_thread.run_sync(self.store.add_search, query, render)
 
     async def _lookup(self, command: ctl.Lookup) -> str:
         self._require_page(command.page)

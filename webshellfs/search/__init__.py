@@ -23,7 +23,11 @@ from webshellfs.search.base import HOW_TO_CHOOSE, SearchBackend, SearchResult
 from webshellfs.search.outcomes import FetchOutcome, OutcomeKind
 from webshellfs.search.prefetch import PrefetchPolicy, prefetch
 from webshellfs.search.query import validate_query
-from webshellfs.search.report import render_retrieve_response, render_search_report
+from webshellfs.search.report import (
+    render_failed_search,
+    render_retrieve_response,
+    render_search_report,
+)
 from webshellfs.search.retrieval import Retrieval, retrieve
 from webshellfs.search.robots import RobotsRules
 
@@ -41,6 +45,7 @@ __all__ = [
     "SearchResult",
     "backend_from_spec",
     "prefetch",
+    "render_failed_search",
     "render_retrieve_response",
     "render_search_report",
     "retrieve",

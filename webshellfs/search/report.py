@@ -73,6 +73,11 @@ def render_search_report(
     return "\n".join(out) + "\n"
 
 
+def render_failed_search(query: str, reason: str, search_id: str) -> str:
+    """`_search/Q0001.md` of a retrieve whose search itself failed: the query and why."""
+    return f"# {search_id}: {clean_field(query)}\nfailed: {clean_field(reason)}\n"
+
+
 def render_retrieve_response(
     query: str,
     results: Sequence[SearchResult],
