@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up webshellfs on a Debian/Ubuntu machine, then mount it or run the tests.
 #
-#   ./mount.sh [MOUNTPOINT] [webshellfs options…]   set up, then mount (default /mnt/web)
+#   ./mount.sh [MOUNTPOINT] [webshellfs options…]   set up, then mount (default /mnt/web); where
+#                                                    FUSE cannot be used, serve MOUNTPOINT as
+#                                                    plain files instead (--no-fuse)
 #   ./mount.sh --test [pytest arguments…]           set up, then run the test suite
 #   ./mount.sh --demo [MOUNTPOINT]                   offline demo: the local fixture site and
 #                                                    its local search, no internet needed
@@ -92,6 +94,22 @@ clear_stale_mount() {
     fi
 }
 
+# Why FUSE cannot be mounted here, or nothing if it can: containers often have no /dev/fuse, or
+# no right to mount (CAP_SYS_ADMIN missing from the bounding set: not even root may mount).
+fuse_unusable() {
+    local bounding
+    bounding="$(awk '/^CapBnd:/ {print $2}' /proc/self/status 2>/dev/null || true)"
+    if [ ! -c /dev/fuse ]; then
+        echo "no /dev/fuse"
+    elif ! (exec 3<>/dev/fuse) 2>/dev/null; then
+        echo "/dev/fuse cannot be opened"
+    elif ! command -v fusermount3 >/dev/null; then
+        echo "no fusermount3"
+    elif [ -n "$bounding" ] && (( (16#$bounding >> 21 & 1) == 0 )); then
+        echo "no right to mount (CAP_SYS_ADMIN)"
+    fi
+}
+
 # The offline demo serves the fixture site (fixtures/site/) on loopback; the local search
 # backend resolves the index's relative URLs against it. Its own cache keeps demo pages out of
 # the real one; the site outlives the mount (its pid is kept beside the cache, to stop it).
@@ -134,14 +152,27 @@ if [ "${1:-}" = "--demo" ]; then
 fi
 mountpoint="${1:-/mnt/web}"
 [ $# -gt 0 ] && shift
+no_fuse=""
+for option in "$@"; do [ "$option" = "--no-fuse" ] && no_fuse=yes; done
+if [ -z "$no_fuse" ] && reason="$(fuse_unusable)" && [ -n "$reason" ]; then
+    say "FUSE cannot be used here ($reason): serving $mountpoint as plain files instead (--no-fuse)"
+    no_fuse=yes
+    set -- --no-fuse "$@"
+fi
 clear_stale_mount "$mountpoint"
-if mountpoint -q "$mountpoint" 2>/dev/null; then
+if [ -z "$no_fuse" ] && mountpoint -q "$mountpoint" 2>/dev/null; then
     say "$mountpoint is already mounted; unmount it first: fusermount3 -u $mountpoint"
     exit 1
 fi
 mkdir -p "$mountpoint" 2>/dev/null || as_root install -d -o "$(id -u)" -g "$(id -g)" "$mountpoint"
 "$venv/bin/webshellfs" "$mountpoint" "${demo_options[@]}" "$@"
-say "mounted at $mountpoint; start with: cat $mountpoint/README.md"
+if [ -n "$no_fuse" ]; then
+    say "serving $mountpoint as plain files; start with: cat $mountpoint/README.md"
+    try="$venv/bin/webshell --at $mountpoint retrieve lighthouse"
+else
+    say "mounted at $mountpoint; start with: cat $mountpoint/README.md"
+    try="echo 'retrieve lighthouse' > $mountpoint/.ctl; cat $mountpoint/.ctl"
+fi
 if [ ${#demo_options[@]} -gt 0 ]; then
-    say "demo: try  echo 'retrieve lighthouse' > $mountpoint/.ctl; cat $mountpoint/.ctl"
+    say "demo: try  $try"
 fi

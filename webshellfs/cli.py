@@ -50,6 +50,9 @@ def _mount_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("mountpoint", type=Path, help="an empty directory to mount on")
     _add_engine_options(parser)
+    parser.add_argument("--no-fuse", action="store_true",
+                        help="without FUSE: keep the same tree in MOUNTPOINT as plain read-only "
+                        "files, and take commands from `webshell` over a socket there")
     parser.add_argument("--foreground", action="store_true", help="do not detach")
     parser.add_argument("--version", action="version", version=f"webshellfs {__version__}")
     return parser
@@ -95,7 +98,7 @@ def _mcp_parser() -> argparse.ArgumentParser:
     parser.add_argument("--http", type=int, default=None, metavar="PORT",
                         help="serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of "
                         "stdio (0: a free port, said on stderr)")
-    parser.set_defaults(mountpoint=Path(), foreground=True)
+    parser.set_defaults(mountpoint=Path(), foreground=True, no_fuse=False)
     return parser
 
 
@@ -169,6 +172,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         debug=args.debug,
         command_deadline=args.deadline,
         profile=args.profile,
+        no_fuse=args.no_fuse,
     )
 
 

@@ -34,6 +34,8 @@ class Settings:
         fetches_per_host: how many results of one retrieve are fetched at once from one host.
         profile: the browser profile whose cookies and storage are kept across mounts
             ("" = none: the browser forgets them at unmount).
+        no_fuse: keep the tree in `mountpoint` as plain files instead of mounting, with
+            commands over a socket there (webshellfs/directory.py).
     """
 
     mountpoint: Path
@@ -51,3 +53,4 @@ class Settings:
     ignore_robots: bool = False
     fetches_per_host: int = 2
     profile: str = ""
+    no_fuse: bool = False

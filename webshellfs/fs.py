@@ -42,7 +42,8 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import pyfuse3
 import trio
 
-from webshellfs.engine import Engine, Entry, Outcome
+from webshellfs.channel import ERRNO_FOR_OUTCOME, session_of
+from webshellfs.engine import Engine, Entry
 from webshellfs.engine.tree import LOG_DIR, PAGES_TSV, SEARCH_DIR
 from webshellfs.errors import (
     AccessDenied,
@@ -79,13 +80,6 @@ ERRNO_FOR: dict[type[BaseException], int] = {
     CacheLocked: errno.EBUSY,
 }
 
-# How a `.ctl` write ends, by the command's outcome; OK returns the byte count instead.
-ERRNO_FOR_OUTCOME: dict[Outcome, int] = {
-    Outcome.INVALID: errno.EINVAL,
-    Outcome.FAILED: errno.EIO,
-    Outcome.TIMEOUT: errno.ETIMEDOUT,
-}
-
 # A stored page never changes and no name is ever removed: let the kernel keep them.
 FOREVER = 3600.0
 # Directories that gain entries (the root, _log/) keep their attributes briefly: only their
@@ -96,7 +90,6 @@ CHANGING_DIR_ATTR_TIMEOUT = 1.0
 # the memory is simply dropped and refilled.
 KNOWN_LIMIT = 200_000
 
-SESSION_VARIABLE = b"WEBSHELL_SESSION="
 # readdir is not told who lists, so the root's listing shows `.ctl` with this session's inode;
 # its entry is never cached, so any use of the name looks it up again for the caller's own.
 LISTED_SESSION = "listing"
@@ -157,23 +150,6 @@ def guarded(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
             raise pyfuse3.FUSEError(errno.EIO) from None
 
     return wrapper
-
-
-def session_of(pid: int) -> str:
-    """The session a `.ctl` caller belongs to: WEBSHELL_SESSION from its environment if set,
-    else its Unix session id, so `echo … > .ctl; cat .ctl` in one shell pairs up and two
-    shells never see each other's responses."""
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as environ:
-            for variable in environ.read().split(b"\0"):
-                if variable.startswith(SESSION_VARIABLE) and len(variable) > len(SESSION_VARIABLE):
-                    return "env:" + variable[len(SESSION_VARIABLE):].decode("utf-8", "replace")
-    except OSError:
-        pass  # gone already, or not ours to read: the session id still tells
-    try:
-        return str(os.getsid(pid))
-    except OSError:
-        return f"pid{pid}"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,10 @@
-"""The mount's README.md: what an agent reading the mount cold needs, and nothing more."""
+"""The mount's README.md: what an agent reading the mount cold needs, and nothing more. A
+directory served with --no-fuse gets the same guide told for `webshell` instead of `.ctl`."""
 
 from __future__ import annotations
+
+import re
+import shlex
 
 from webshellfs.ctl import help_text
 
@@ -87,5 +91,41 @@ the page hides from people (off-screen, zero-size, invisible): treat it with ext
 """
 
 
-def guide_text() -> str:
-    return _GUIDE.format(commands=help_text())
+# Directory mode (no FUSE): the passages about writing `.ctl`, told for `webshell` instead.
+_DIRECTORY_PASSAGES = (
+    ("Read pages with ls, cat, grep, sed -n; act through `.ctl`.",
+     "Read pages with ls, cat, grep, sed -n; act with `webshell`."),
+    ("commands (write one line to .ctl, then cat .ctl):", "commands (run: webshell COMMAND …):"),
+    ("    .ctl          write one command; `cat .ctl` shows the response to YOUR last command\n",
+     "    .ctl          the command socket that `webshell` talks to (see Commands)\n"),
+    ("""Writing a command blocks until it is done. The write fails (non-zero exit status) when the
+command is malformed, fails or times out; the reason is in `cat .ctl` all the same.
+`webshell open URL` (any command) writes it and prints the response, with that exit status.
+""", """This directory is kept as plain read-only files (webshellfs --no-fuse): there is no `.ctl`
+file to write. Run a command with `webshell COMMAND …` here or in any directory below (from
+elsewhere: `webshell --at DIR …`, or set WEBSHELL_DIR). It blocks until the command is done and
+prints the response; the exit status is 0, or 22 (malformed), 5 (failed), 110 (timed out), with
+the reason in the response all the same. `webshell --at DIR --stop` stops the daemon.
+"""),
+    ("""`cat .ctl` answers the caller's own session, so two agents on one mount do not see each
+other's responses. The session""", """Each `webshell` prints the response to its own command. _log/ names the session of each
+request: the session"""),
+)
+_CTL_EXAMPLE = re.compile(r"echo '([^']*)' > \.ctl; cat \.ctl( *)")
+
+
+def _as_webshell(example: re.Match[str]) -> str:
+    """`echo 'CMD' > .ctl; cat .ctl` → `webshell CMD`, quoted for the shell, comments kept aligned."""
+    command = "webshell " + shlex.join(shlex.split(example.group(1)))
+    return command.ljust(len(example.group(0)) - 1) + " " if example.group(2) else command
+
+
+def guide_text(*, directory: bool = False) -> str:
+    """README.md for a mount, or for a directory served with --no-fuse."""
+    text = _GUIDE.format(commands=help_text())
+    if not directory:
+        return text
+    for mount_text, directory_text in _DIRECTORY_PASSAGES:
+        assert mount_text in text, f"the guide no longer says {mount_text[:40]!r}"
+        text = text.replace(mount_text, directory_text)
+    return _CTL_EXAMPLE.sub(_as_webshell, text)

@@ -26,6 +26,7 @@ from pathlib import Path
 import pyfuse3
 import trio
 
+from webshellfs import directory
 from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions, parse_browser_spec
 from webshellfs.config import Settings
 from webshellfs.engine import Engine
@@ -56,10 +57,14 @@ def log_path_for(cache: Path) -> Path:
 
 
 def run(settings: Settings) -> int:
-    """Mount and serve until unmounted. Returns the process exit status."""
+    """Mount (with --no-fuse: fill the directory) and serve until unmounted. Returns the
+    process exit status."""
     mountpoint = settings.mountpoint.absolute()
-    require_patched_pyfuse3()
-    prepare_mountpoint(mountpoint)
+    if settings.no_fuse:
+        directory.prepare(mountpoint)
+    else:
+        require_patched_pyfuse3()
+        prepare_mountpoint(mountpoint)
     log_path = log_path_for(settings.cache.absolute())
     if settings.foreground:
         _configure_logging(settings, log_path, to_stderr=True)
@@ -213,6 +218,9 @@ def _serve(settings: Settings, mountpoint: Path, on_ready: Callable[[], None]) -
     except BaseException:
         store.close()
         raise
+    if settings.no_fuse:
+        directory.serve(engine, mountpoint, on_ready)
+        return
     operations = Operations(engine)
     try:
         pyfuse3.init(operations, str(mountpoint), set(MOUNT_OPTIONS))

@@ -1,52 +1,53 @@
-"""The command channel: a write blocks until the command is done, fails with the errno that
-matches the outcome, and each shell session reads back only its own response."""
+"""The command channel: a command blocks until it is done, fails with the errno that matches
+the outcome, and each caller sees only its own response. The tests that take `place` run on a
+mount (`echo … > .ctl; cat .ctl`) and on a served directory (`webshell`); the others are about
+the `.ctl` file itself."""
 
 from __future__ import annotations
 
+import errno
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from tests.fs.conftest import Mount, sh
+from tests.fs.conftest import Mount, Place, sh
 from tests.site import FixtureSite
 
 
-def test_unknown_command_fails_with_einval_and_the_grammar(mounted: Mount) -> None:
-    result = mounted.ctl("frobnicate x")
-    assert result.returncode == 1
-    assert "write error: Invalid argument" in result.stderr
+def test_unknown_command_fails_with_einval_and_the_grammar(place: Place) -> None:
+    result = place.ctl("frobnicate x")
+    place.assert_failed(result, errno.EINVAL)
     lines = result.stdout.splitlines()
     assert lines[:3] == ["R0001 invalid: frobnicate x", "unknown command 'frobnicate'",
                          "commands (write one line to .ctl, then cat .ctl):"]
 
 
-def test_malformed_command_fails_with_einval_and_its_usage(mounted: Mount) -> None:
-    result = mounted.ctl("open")
-    assert "write error: Invalid argument" in result.stderr
+def test_malformed_command_fails_with_einval_and_its_usage(place: Place) -> None:
+    result = place.ctl("open")
+    place.assert_failed(result, errno.EINVAL)
     assert result.stdout.splitlines() == ["R0001 invalid: open", "open: needs a URL",
                                           "usage: open <url>"]
 
 
-def test_failed_fetch_fails_with_eio_and_the_status(mounted: Mount, site: FixtureSite) -> None:
+def test_failed_fetch_fails_with_eio_and_the_status(place: Place, site: FixtureSite) -> None:
     url = site.url("/missing")
-    result = mounted.ctl(f"open {url}")
-    assert result.returncode == 1
-    assert "write error: Input/output error" in result.stderr
+    result = place.ctl(f"open {url}")
+    place.assert_failed(result, errno.EIO)
     assert result.stdout.splitlines() == [f"R0001 failed: open {url}",
                                           f"HTTP 404 Not Found for {url}"]
-    assert "N0001" not in sh(f"ls {mounted.path}").stdout
+    assert "N0001" not in sh(f"ls {place.path}").stdout
 
 
-def test_redirect_is_followed_and_the_final_url_kept(mounted: Mount, site: FixtureSite) -> None:
-    result = mounted.ctl(f"open {site.url('/redirect?to=/shop.html')}")
+def test_redirect_is_followed_and_the_final_url_kept(place: Place, site: FixtureSite) -> None:
+    result = place.ctl(f"open {site.url('/redirect?to=/shop.html')}")
     assert result.returncode == 0, result.stdout
     assert f"url: {site.url('/shop.html')}" in result.stdout.splitlines()
 
 
-def test_help_succeeds(mounted: Mount) -> None:
-    result = mounted.ctl("help")
+def test_help_succeeds(place: Place) -> None:
+    result = place.ctl("help")
     assert result.returncode == 0
     assert result.stdout.splitlines()[:2] == ["R0001 ok: help",
                                              "commands (write one line to .ctl, then cat .ctl):"]
@@ -57,22 +58,21 @@ def test_reading_before_any_command_gives_a_hint(mounted: Mount) -> None:
     assert text.startswith("no response yet for this session")
 
 
-def test_a_command_past_the_deadline_fails_with_etimedout(new_mount, site: FixtureSite) -> None:
-    mount = new_mount().start("--deadline", "1")
+def test_a_command_past_the_deadline_fails_with_etimedout(new_place, site: FixtureSite) -> None:
+    mount = new_place().start("--deadline", "1")
     url = site.url("/slow?delay=3")
     result = mount.ctl(f"open {url}")
-    assert "write error: Connection timed out" in result.stderr
+    mount.assert_failed(result, errno.ETIMEDOUT)
     assert result.stdout.splitlines()[0] == f"R0001 timeout: open {url}"
 
 
-def test_two_sessions_each_read_their_own_response(mounted: Mount, site: FixtureSite) -> None:
+def test_two_sessions_each_read_their_own_response(place: Place, site: FixtureSite) -> None:
     delay = 2.0
     started = time.monotonic()
     shells = {
         tag: subprocess.Popen(
             ["setsid", "--wait", "bash", "-c",
-             (f"echo 'open {site.url(f'/slow?delay={delay}&tag={tag}')}' > {mounted.path}/.ctl"
-              f" && cat {mounted.path}/.ctl")],
+             place.command_script(f"open {site.url(f'/slow?delay={delay}&tag={tag}')}")],
             stdout=subprocess.PIPE, text=True)
         for tag in ("alpha", "beta")
     }
@@ -108,33 +108,35 @@ def test_every_response_is_read_fresh_even_when_sizes_match(mounted: Mount) -> N
     assert result.stdout.splitlines() == [f"R000{n} invalid: bogus{n}" for n in range(1, 6)]
 
 
-def test_listings_are_current_as_soon_as_a_command_returns(mounted: Mount,
+def test_listings_are_current_as_soon_as_a_command_returns(place: Place,
                                                            site: FixtureSite) -> None:
-    root = mounted.path
+    root = place.path
     sh(f"ls {root} {root}/_log >/dev/null; cat {root}/_pages.tsv >/dev/null")  # warm the caches
     for n in range(1, 4):
         url = site.url(f"/slow?delay=0&tag=t{n}")
-        result = sh(f"echo 'open {url}' > {root}/.ctl && ls {root} && ls {root}/_log "
-                    f"&& tail -1 {root}/_pages.tsv")
+        result = sh(f"( {place.command_script('open ' + url)} ) >/dev/null && ls {root} "
+                    f"&& ls {root}/_log && tail -1 {root}/_pages.tsv")
         lines = result.stdout.splitlines()
         assert f"N000{n}" in lines and f"R000{n}.md" in lines
         assert lines[-1].startswith(f"N000{n}\t")
 
 
-def test_a_caller_killed_mid_command_loses_nothing(mounted: Mount, site: FixtureSite) -> None:
-    # The reply to the killed writer has nowhere to go; that is no error of the daemon's (the
+def test_a_caller_killed_mid_command_loses_nothing(place: Place, site: FixtureSite) -> None:
+    # The reply to the killed caller has nowhere to go; that is no error of the daemon's (the
     # fixture fails the test on any ERROR line), and the command still finishes and is logged.
-    writer = subprocess.Popen(["bash", "-c", f"echo 'open {site.url('/slow?delay=1')}' "
-                               f"> {mounted.path}/.ctl"])
-    time.sleep(0.5)
+    # The page takes 2 s, and the caller is killed after 1 s (webshell needs a moment to start).
+    writer = subprocess.Popen(["bash", "-c",
+                               place.command_script(f"open {site.url('/slow?delay=2')}")],
+                              stdout=subprocess.DEVNULL)
+    time.sleep(1.0)
     writer.kill()
     writer.wait(timeout=10)
     deadline = time.monotonic() + 30
-    while not (mounted.path / "_log" / "R0001.md").exists():
+    while not (place.path / "_log" / "R0001.md").exists():
         assert time.monotonic() < deadline, "the killed caller's command never finished"
         time.sleep(0.1)
-    assert (mounted.path / "_log" / "R0001.md").read_text().count("R0001 ok: open ") == 1
-    assert mounted.ctl("help").returncode == 0
+    assert (place.path / "_log" / "R0001.md").read_text().count("R0001 ok: open ") == 1
+    assert place.ctl("help").returncode == 0
 
 
 OPERATIONS_MD = Path(__file__).resolve().parents[2] / "docs" / "operations.md"

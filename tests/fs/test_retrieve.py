@@ -1,13 +1,15 @@
-"""`retrieve` through a real mount: the search fixture site on 127.0.0.1 answers in SearXNG's JSON
-format over pages that each fail in their own way, and the agent sees it all with shell commands."""
+"""`retrieve` through a real mount and a served directory: the search fixture site on 127.0.0.1
+answers in SearXNG's JSON format over pages that each fail in their own way, and the agent sees
+it all with shell commands."""
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.fs.conftest import Mount, sh
+from tests.fs.conftest import Place, sh
 from tests.search.site import SLOW_SECONDS, SearchSite, start_site
 
 FETCH_TIMEOUT = 2.0
@@ -22,9 +24,9 @@ def search_site() -> Iterator[SearchSite]:
 
 
 def test_retrieve_reports_every_outcome_and_stores_greppable_pages(
-    new_mount: Callable[[], Mount], search_site: SearchSite
+    new_place: Callable[[], Place], search_site: SearchSite
 ) -> None:
-    mount = new_mount().start(
+    mount = new_place().start(
         "--search", f"searxng={search_site.url}", "--fetch-timeout", str(FETCH_TIMEOUT)
     )
     pages = search_site.url + "pages/"
@@ -54,10 +56,9 @@ def test_retrieve_reports_every_outcome_and_stores_greppable_pages(
     [("", "needs a query"), ("x" * 500, "the query is 500 characters; the limit is 400")],
 )
 def test_bad_queries_fail_the_write_with_the_reason(
-    mounted: Mount, query: str, reason: str
+    place: Place, query: str, reason: str
 ) -> None:
-    result = mounted.ctl(f"retrieve {query}".rstrip())
+    result = place.ctl(f"retrieve {query}".rstrip())
 
-    assert result.returncode != 0
-    assert "Invalid argument" in result.stderr
+    place.assert_failed(result, errno.EINVAL)
     assert reason in result.stdout
