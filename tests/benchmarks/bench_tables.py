@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -38,7 +39,8 @@ from webshellfs.compiler import compile_page
 from webshellfs.contract.layout import render_page
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CORPUS = ROOT.parent / "shared/corpora/wtq-span-tables-dev"
+CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
+DEFAULT_CORPUS = CORPORA / "wtq-span-tables-dev"
 PAGE_URL = "https://en.wikipedia.org/wiki/Table_{batch}_{id}"
 TARGET = 0.95
 LABEL_PARTS = re.compile(r" > | · ")

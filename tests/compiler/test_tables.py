@@ -13,7 +13,11 @@ from webshellfs.compiler.dom import plain_text
 from webshellfs.compiler.tables import MAX_CELLS, build_table
 from webshellfs.contract.layout import render_page
 
-PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "pages"
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ROOT / "fixtures" / "pages"
+# A few of WikiTableQuestions' span-heavy Wikipedia tables with their gold grids (CC BY-SA 4.0).
+WTQ = ROOT / "tests" / "corpora" / "wtq-span-tables"
+WIKI = "https://en.wikipedia.org/wiki/Sample"
 
 SHOP = "https://shop.example.test/p/oxford"
 CLUB = "https://club.example.test/results"
@@ -235,3 +239,89 @@ def test_headerless_grid_of_labels_and_inputs_is_a_forms_layout() -> None:
         "<tr><td>Password</td><td><input type=password name=p></td></tr></table>"
     )
     assert emitted == Emitted(descend=True)
+
+
+# --- clean values and labels (WikiTableQuestions samples and small cases) --------------------
+
+
+def wiki_table(name: str) -> list[str]:
+    batch, table_id = name.split("/")
+    html = (WTQ / "csv" / f"{batch}-csv" / f"{table_id}.html").read_bytes()
+    return lines(render_page(compile_page(html, WIKI)), "tables/T01.cells")
+
+
+def gold_sample_names() -> list[str]:
+    rows = (WTQ / "span_tables.tsv").read_text().splitlines()[1:]
+    return ["/".join(row.split("\t")[:2]) for row in rows]
+
+
+def test_every_gold_cell_of_the_samples_is_one_line_with_its_value_and_labels() -> None:
+    from tests.benchmarks.bench_tables import score_table
+
+    for name in gold_sample_names():
+        batch, table_id = name.split("/")
+        score = score_table(WTQ / "csv" / f"{batch}-csv" / f"{table_id}.html", batch, table_id)
+        assert score.asked and score.misses == [], name
+
+
+def test_links_stay_in_refs_and_footnote_marks_out_of_labels() -> None:
+    cells = wiki_table("200/0")
+    assert cells[1:3] == ["r3c1\t3\t1969\tYear\t1969\t", "r3c2\t3\t1969\tTitle\tRenaissance\tL0006"]
+    # `UK<sup class=reference>[9]</sup>` under `Chart-Positions`: the mark is not the label's.
+    assert cells[3] == "r3c3\t3\t1969\tChart-Positions > UK\t60\t"
+
+
+def test_the_grid_still_shows_footnote_marks() -> None:
+    batch, table_id = "200", "0"
+    html = (WTQ / "csv" / f"{batch}-csv" / f"{table_id}.html").read_bytes()
+    grid = lines(render_page(compile_page(html, WIKI)), "tables/T01.tsv")
+    assert grid[1].split("\t")[2:5] == ["UK[9]", "US", "NL[10]"]
+
+
+def test_a_rank_column_and_the_name_beside_it_label_the_row() -> None:
+    assert wiki_table("204/508")[1:3] == [
+        "r2c1\t2\t1 · NextEra Energy Resources 250\tNo.\t1\t",
+        "r2c2\t2\t1 · NextEra Energy Resources 250\tRace Title\tNextEra Energy Resources 250\tL0003",
+    ]
+
+
+def test_a_group_row_under_the_header_prefixes_rows_not_columns() -> None:
+    assert wiki_table("204/168")[1] == "r3c1\t3\tRegular season > 11/09/2013*\tDate\t11/09/2013*\t"
+
+
+def test_an_empty_colour_key_does_not_name_the_row() -> None:
+    assert wiki_table("202/92")[1] == "r3c2\t3\tLiberal\tParty\tLiberal\tL0003"
+
+
+def test_sup_and_sub_join_their_word_and_an_image_only_cell_reads_as_its_alt() -> None:
+    _, builder = table_of(
+        "<table><tr><th>Name</th><th>Area (km<sup>2</sup>)</th><th>Flag</th></tr>"
+        "<tr><td>H<sub><a href='/two'>2</a></sub>O<sup><a href='#n1'>[1]</a></sup></td>"
+        "<td>5<sup>*</sup></td><td><a href='/f'><img src='f.png' alt='Flag of Oslo'></a></td>"
+        "</tr></table>"
+    )
+    assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells] == [
+        ("H2O", "Name", "H2O"),
+        ("H2O", "Area (km2)", "5"),
+        ("H2O", "Flag", "Flag of Oslo"),
+    ]
+    assert builder.tables[0].grid[1] == ("H2O[1]", "5*", "Flag of Oslo")
+
+
+def test_a_table_without_headers_says_so_in_the_map() -> None:
+    _, builder = table_of(
+        "<table><tr><td>Oslo</td><td>709,000</td></tr><tr><td>Bergen</td><td>291,000</td></tr></table>"
+    )
+    assert [(c.row_label, c.col_label, c.value) for c in builder.tables[0].cells][:2] == [
+        ("Oslo", "", "Oslo"),
+        ("Oslo", "", "709,000"),
+    ]
+    assert builder.notes == ["T01: no header cells; col_label is empty, row_label the row's name"]
+
+
+def test_sort_keys_hidden_by_the_sites_stylesheet_are_not_values() -> None:
+    _, builder = table_of(
+        "<table><tr><th>Pick</th><th>Player</th></tr>"
+        "<tr><td>1</td><td><span class='sortkey'>Carr, David</span>David Carr</td></tr></table>"
+    )
+    assert builder.tables[0].cells[1].value == "David Carr"

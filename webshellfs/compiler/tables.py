@@ -164,15 +164,22 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
         caption_text = _clip(rows[0].line[0].label)
     head = _header_rows(rows, len(titles), width)
     col_labels = _column_labels(rows, head, width)
+    if not any(col_labels) and not any(s.row_header for row in rows for s in row.slots):
+        builder.note(f"{table_id}: no header cells; col_label is empty, row_label the row's name")
     cells = tuple(_cells(rows, head | set(range(len(titles))), col_labels, width))
+    # The grid shows cells as the page does, footnote marks and all.
     grid = tuple(
-        tuple(row.line[c].text if c in row.line else "" for c in range(width)) for row in rows
+        tuple(_shown(row.line[c]) if c in row.line else "" for c in range(width)) for row in rows
     )
     builder.add_table(caption_text, len(rows), width, cells, grid, table_id=table_id)
     named = f' "{caption_text}"' if caption_text else ""
     return Emitted(
         inline=f"[{table_id} {len(rows)}×{width}{named} → tables/{table_id}.cells]", block=True
     )
+
+
+def _shown(slot: _Slot) -> str:
+    return slot.text + "".join(slot.marks)
 
 
 # --- structure -------------------------------------------------------------------------------
