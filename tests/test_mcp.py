@@ -10,6 +10,8 @@ import os
 import re
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -271,6 +273,20 @@ def test_a_long_file_is_read_in_parts_that_say_where_to_go_on() -> None:
     )
 
 
+def http_status(url: str, headers: dict[str, str]) -> int:
+    """The status of a tools/list POST to url with these headers added."""
+    request = urllib.request.Request(
+        url, method="POST", data=b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+        headers={"Content-Type": "application/json",
+                 "Accept": "application/json, text/event-stream", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=EXIT_TIMEOUT) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
 def test_streamable_http_on_loopback(tmp_path: Path, site: FixtureSite) -> None:
     server = subprocess.Popen(
         [sys.executable, *server_args(tmp_path / "cache.sqlite", "--browser", "http", "--http",
@@ -296,6 +312,10 @@ def test_streamable_http_on_loopback(tmp_path: Path, site: FixtureSite) -> None:
 
         # A protocol version with sessions: each one is an engine session of its own.
         with_client(url, body, mode="legacy")
+        # A page in a browser that reached the port through another name (DNS rebinding), or
+        # sent its own origin, is refused before any tool runs.
+        assert http_status(url, {"Host": "attacker.example"}) == 421
+        assert http_status(url, {"Origin": "http://attacker.example"}) == 403
         server.terminate()
         assert server.wait(timeout=EXIT_TIMEOUT) == 0
     finally:

@@ -71,9 +71,9 @@ def _answer(text: str, failed: bool) -> CallToolResult:
 
 
 def session_of(ctx: Context) -> str:
-    """The engine session of a caller (whose `.ctl` a read of `.ctl` shows): "mcp" on stdio,
-    "mcp-<id>" for an HTTP session; stateless HTTP requests (a protocol version without
-    sessions) have no identity to tell apart and share "mcp"."""
+    """The engine session a caller's commands run in (reading `.ctl` shows its last response):
+    "mcp" on stdio, "mcp-<id>" for an HTTP session; stateless HTTP requests (a protocol version
+    without sessions) carry nothing to tell them apart and share "mcp"."""
     headers = ctx.headers or {}
     found = headers.get(SESSION_HEADER, "")
     return f"{STDIO_SESSION}-{found[:SESSION_CHARS]}" if found else STDIO_SESSION

@@ -50,6 +50,10 @@ Words = Annotated[
     Field(description="further words of the command, written after the id and before the "
           "inputs (gestures and options: see the usage line above)"),
 ]
+FocusId = Annotated[
+    str | None,
+    Field(description="an element to give the keyboard focus, where the usage line takes one"),
+]
 Table = Annotated[str, Field(description="the table id, like T01")]
 Row = Annotated[str | None, Field(description="keep the rows whose label matches this")]
 Col = Annotated[str | None, Field(description="keep the columns whose label matches this")]
@@ -105,8 +109,8 @@ def _typed(run: RunWords) -> dict[str, Callable[..., Awaitable[CallToolResult]]]
     ) -> CallToolResult:
         return await run(["execute", page, id, *(words or []), *_assignments(inputs)], ctx)
 
-    async def focus(page: Page, ctx: Context) -> CallToolResult:
-        return await run(["focus", page], ctx)
+    async def focus(page: Page, ctx: Context, id: FocusId = None) -> CallToolResult:
+        return await run(["focus", page, *([id] if id else [])], ctx)
 
     async def lookup(
         page: Page, table: Table, ctx: Context, row: Row = None, col: Col = None
