@@ -12,13 +12,14 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 import trio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.server import MCPServer
 from mcp_types import CallToolResult
 
 from tests.browser.live_site import LiveSite
@@ -29,6 +30,7 @@ from tests.site import FixtureSite
 from webshellfs import ctl
 from webshellfs.engine import Entry
 from webshellfs.mcp.files import READ_CHARS, read_path
+from webshellfs.mcp.tools import command_tools
 
 REPO = Path(__file__).resolve().parent.parent
 INDEX = REPO / "fixtures" / "search" / "site-index.tsv"  # the offline demo's search
@@ -241,6 +243,46 @@ def test_a_mount_of_the_same_cache_shows_a_shell_agent_the_same_text(
     finally:
         mount.cleanup()
     assert not mount.bad_log_lines()
+
+
+def test_a_verb_the_grammar_gains_gets_its_arguments_from_its_usage_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    commands = {
+        **ctl.COMMANDS,
+        "nudge": ctl.Spec(ctl.COMMANDS["help"].parse, "nudge <page> [<id>] <key…> [up|down]",
+                          "nudge an element"),
+        "twist": ctl.Spec(ctl.COMMANDS["help"].parse, "twist <page> {how}", "twist the page"),
+    }
+    monkeypatch.setattr(ctl, "COMMANDS", commands)
+    written: list[list[str]] = []
+
+    async def run(words: Sequence[str], ctx: object) -> CallToolResult:
+        written.append(list(words))
+        return CallToolResult(content=[])
+
+    server = MCPServer("test")
+    for tool in command_tools(run):
+        server.add_tool(tool.run, name=tool.name, description=tool.description,
+                        structured_output=False)
+
+    async def main() -> None:
+        schemas = {tool.name: tool.input_schema for tool in await server.list_tools()}
+        nudge = schemas["nudge"]
+        assert list(nudge["properties"]) == ["page", "id", "keys", "choice", "words"]
+        assert nudge["required"] == ["page", "keys"]
+        assert list(schemas["twist"]["properties"]) == ["arguments"]  # {how}: not a usage word
+        await server.call_tool("nudge", {"page": "N0001", "keys": ["Tab", "Enter"],
+                                         "choice": "up", "words": ["--dismiss"]})
+        await server.call_tool("nudge", {"page": "N0001", "id": "A0002", "keys": ["x"]})
+        await server.call_tool("twist", {"arguments": ["N0001", "{left}"]})
+
+    trio.run(main)
+    assert written == [
+        ["nudge", "N0001", "Tab", "Enter", "up", "--dismiss"],
+        ["nudge", "N0001", "A0002", "x"],
+        ["twist", "N0001", "{left}"],
+    ]
 
 
 class OneFile:

@@ -3,15 +3,19 @@
 A tool only turns its arguments back into the command line a shell agent would write, and runs
 that line through the engine as `.ctl` does, so the grammar (ctl.py) stays the one judge of a
 command and the answer is the `.ctl` response, word for word. Each tool's description is made
-from its verb in ctl.COMMANDS (summary and usage line); a verb added there that has no typed
-tool here is still served, by a tool that takes the command's words as a list.
+from its verb in ctl.COMMANDS (summary and usage line). A verb added there that has no typed
+tool here gets its arguments from its usage line (`press <page> [<id>] <key…>`: a page, an
+optional id, a list of keys), or, when the line holds a word of another shape, takes the
+command's words as a list.
 """
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ToolAnnotations
@@ -80,8 +84,9 @@ class CommandTool:
 def describe(verb: str) -> str:
     """The tool's description from the grammar table: what it does and the `.ctl` line it is."""
     spec = ctl.COMMANDS[verb]
+    summary = spec.summary[:1].upper() + spec.summary[1:]
     return (
-        f"{spec.summary[:1].upper()}{spec.summary[1:]}.\n"
+        f"{summary}{'' if summary.endswith(('.', '…')) else '.'}\n"
         f"The .ctl command `{spec.usage}`; the answer is its response, as `cat .ctl` shows it "
         "(first line: request id, outcome, the command)."
     )
@@ -137,6 +142,75 @@ def _generic(verb: str, run: RunWords) -> Callable[..., Awaitable[CallToolResult
     return command
 
 
+@dataclass(frozen=True)
+class _Argument:
+    """One word of a usage line as a tool argument (required: written without brackets)."""
+
+    name: str
+    annotation: Any
+    required: bool
+
+
+# A usage word `<name>` is a string, `[<name>]` an optional one, `<name…>` a list of them;
+# `[a|b|c]` is an optional choice of those words.
+_PLACEHOLDER = re.compile(r"(?P<open>\[)?<(?P<name>[a-z][a-z-]*)(?P<many>…)?>(?(open)\])")
+_CHOICE = re.compile(r"\[(?P<words>[a-z]+(?:\|[a-z]+)+)\]")
+_KNOWN = {"page": Page, "id": ObjectId}  # described like the typed tools' arguments
+EXTRA = _Argument(
+    "words",
+    Annotated[list[str] | None,
+              Field(description="further words of the command, after those above (options such "
+                    "as --accept, --dismiss, --answer TEXT: see help)")],
+    False,
+)
+
+
+def _argument(word: str) -> _Argument | None:
+    placeholder = _PLACEHOLDER.fullmatch(word)
+    if placeholder:
+        name = placeholder["name"]
+        if placeholder["many"]:
+            many = Field(min_length=1, description=f"the {name}s of the usage line, in order")
+            return _Argument(f"{name}s".replace("-", "_"), Annotated[list[str], many], True)
+        described = _KNOWN.get(name, Annotated[str, Field(description=f"the {name}")])
+        if placeholder["open"]:
+            return _Argument(name.replace("-", "_"), described | None, False)
+        return _Argument(name.replace("-", "_"), described, True)
+    choice = _CHOICE.fullmatch(word)
+    if choice:
+        words = tuple(choice["words"].split("|"))
+        return _Argument("choice", Literal[words] | None, False)  # type: ignore[valid-type]
+    return None
+
+
+def _from_usage(verb: str, run: RunWords) -> Callable[..., Awaitable[CallToolResult]] | None:
+    """A tool whose arguments are the words of the verb's usage line (None if one is of a
+    shape _argument does not know), plus `words` for options; it writes them back in order."""
+    arguments = [_argument(word) for word in ctl.COMMANDS[verb].usage.split()[1:]]
+    if any(argument is None for argument in arguments):
+        return None
+    taken = [argument for argument in arguments if argument is not None] + [EXTRA]
+
+    async def command(ctx: Context, **given: Any) -> CallToolResult:
+        words = [verb]
+        for argument in taken:
+            value = given.get(argument.name)
+            words += value if isinstance(value, list) else [] if value is None else [value]
+        return await run(words, ctx)
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [inspect.Parameter("ctx", keyword, annotation=Context)] + [
+        inspect.Parameter(argument.name, keyword, annotation=argument.annotation,
+                          default=inspect.Parameter.empty if argument.required else None)
+        for argument in taken
+    ]
+    # The SDK reads a tool's arguments from its signature and finds the context by its hints.
+    command.__signature__ = inspect.Signature(parameters, return_annotation=CallToolResult)  # type: ignore[attr-defined]
+    command.__annotations__ = {"ctx": Context, **{a.name: a.annotation for a in taken},
+                               "return": CallToolResult}
+    return command
+
+
 def command_tools(run: RunWords) -> list[CommandTool]:
     """A tool for every verb of ctl.COMMANDS but help, in the table's order."""
     typed = _typed(run)
@@ -145,6 +219,6 @@ def command_tools(run: RunWords) -> list[CommandTool]:
         if verb in NOT_A_TOOL:
             continue
         annotations = READ_ONLY if verb in QUIET else OPEN_WORLD
-        tools.append(CommandTool(verb, typed.get(verb) or _generic(verb, run), describe(verb),
-                                 annotations))
+        made = typed.get(verb) or _from_usage(verb, run) or _generic(verb, run)
+        tools.append(CommandTool(verb, made, describe(verb), annotations))
     return tools
