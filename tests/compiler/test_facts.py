@@ -137,3 +137,37 @@ def test_deep_nesting_stops_at_the_depth_limit() -> None:
     typed = '<div property="p" typeof="B">' * 200 + "x" + "</div>" * 200
     builder = extracted(f'<div vocab="https://schema.org/" typeof="A">{typed}</div>')
     assert [(f.key, f.value) for f in builder.facts] == [("rdfa.A" + ".p" * 7, "x")]
+
+
+# --- extruct's own samples (tests/corpora/extruct-samples, BSD-3-Clause) ----------------------
+
+EXTRUCT_SAMPLES = Path(__file__).resolve().parents[2] / "tests/corpora/extruct-samples/samples"
+
+
+def sample_facts(path: str) -> list[str]:
+    page = compile_page((EXTRUCT_SAMPLES / path).read_bytes(), "http://www.example.com/")
+    return render_page(page)["facts.kv"].decode().splitlines()
+
+
+def test_jsonld_with_comments_after_values_is_read_as_browsers_read_it() -> None:
+    facts = sample_facts("custom.invalid/JSONLD_with_JS_comment.html")
+    assert "jsonld.NewsArticle.articleSection = 商情" in facts
+    assert "jsonld.NewsArticle.headline = 讓AI挑出感興趣 SparkAmplify精準行銷當紅" in facts
+
+
+def test_jsonld_after_an_html_comment_line_and_with_markup_in_a_string() -> None:
+    facts = sample_facts("custom.invalid/JoinAction.001.html")
+    assert "jsonld.JoinAction.agent.name = John" in facts
+    assert "jsonld.JoinAction.rendered_html = <!-- John joined the festival. --><b>some text</b>" in facts
+
+
+def test_jsonld_with_raw_control_characters_and_a_trailing_comma() -> None:
+    builder = extracted(
+        '<script type="application/ld+json">{"@type": "Thing", "name": "a\tb", /* c */'
+        ' "alternateName": ["x", "y",],}</script>'
+    )
+    assert [(f.key, f.value) for f in builder.facts] == [
+        ("jsonld.Thing.name", "a b"),
+        ("jsonld.Thing.alternateName", "x"),
+        ("jsonld.Thing.alternateName", "y"),
+    ]

@@ -17,7 +17,8 @@ Nested objects join their keys with dots; a list of objects numbers them (`offer
 a list of plain values repeats the key. When a type occurs more than once on the page, each
 occurrence is numbered (`jsonld.Product[1].name`). Groups come in the order above, each in
 document order. A syntax absent from the page costs nothing: its attribute is looked for in
-the raw page before any tree search or extractor runs. A malformed JSON-LD block is noted,
+the raw page before any tree search or extractor runs. JSON-LD is read as browsers accept it
+(comments, raw control characters, trailing commas); a block still unreadable is noted,
 never raised.
 """
 
@@ -30,6 +31,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import jstyleson
 import lxml.etree
 from lxml.html import HtmlElement
 
@@ -83,7 +85,8 @@ RDFA_VALUE_ATTRIBUTES = ("content", "datetime", "href", "src", "resource")
 _RDFA_TYPED = lxml.etree.XPath("//*[@typeof]")
 _JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
 _WRAPPERS = re.compile(r"^\s*(<!\[CDATA\[|<!--)?|(\]\]>|-->)?\s*;?\s*$")
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+# The comment-aware pass walks the text in Python: a longer invalid block is not worth it.
+MAX_LENIENT_JSON_CHARS = 1_000_000
 
 log = logging.getLogger(__name__)
 
@@ -243,15 +246,21 @@ def _jsonld_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, An
 
 
 def _read_json(text: str) -> Any:
-    """JSON as pages write it: sometimes wrapped in CDATA or an HTML comment, with `//` comment
-    lines, ending with `;`, or with a trailing comma after the last member."""
-    unwrapped = _JSON_COMMENT_LINES.sub("", _WRAPPERS.sub("", text))
-    for attempt in (text, unwrapped, _TRAILING_COMMA.sub(r"\1", unwrapped)):
+    """JSON as browsers accept it in a JSON-LD block: wrapped in CDATA or an HTML comment,
+    with `//` and `/* */` comments, raw control characters in strings, ending with `;`, or
+    with a trailing comma after the last member."""
+    unwrapped = _WRAPPERS.sub("", _JSON_COMMENT_LINES.sub("", text))
+    for attempt in (text, unwrapped):
         try:
             return json.loads(attempt, strict=False)
         except (ValueError, RecursionError):
             continue
-    return None
+    if len(unwrapped) > MAX_LENIENT_JSON_CHARS:
+        return None
+    try:  # comments after values, trailing commas: a comment-aware pass
+        return jstyleson.loads(unwrapped, strict=False)
+    except (ValueError, RecursionError, IndexError):
+        return None
 
 
 def _microdata_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, Any]]:
