@@ -36,6 +36,27 @@ from webshellfs.errors import CommandSyntaxError
         ("resolve N0001 L0004", Resolve("N0001", "L0004")),
         ("help", Help()),
         ("help open\n", Help("open")),
+        ('execute N0001 A0002 value="buy milk" --press Enter',
+         Execute("N0001", "A0002", (("value", "buy milk"),), keys=("Enter",))),
+        ("execute N0001 A0003 --dismiss", Execute("N0001", "A0003", dialog="dismiss")),
+        ("execute N0001 A0003 --answer 'Ada L'",
+         Execute("N0001", "A0003", dialog="accept", answer="Ada L")),
+        ("dblclick N0001 A0004", Execute("N0001", "A0004", gesture="dblclick")),
+        ("rightclick N0001/A0004", Execute("N0001", "A0004", gesture="rightclick")),
+        ("hover N0001 L0002", Execute("N0001", "L0002", gesture="hover")),
+        ("press N0001 Escape", Execute("N0001", "", gesture="press", keys=("Escape",))),
+        ("press N0001 A0002 control+a delete",
+         Execute("N0001", "A0002", gesture="press", keys=("Control+a", "Delete"))),
+        ("drag N0001 A0002 A0005", Execute("N0001", "A0002", gesture="drag", target="A0005")),
+        ("scroll N0001", Execute("N0001", "", gesture="scroll", scroll="down")),
+        ("scroll N0001 bottom", Execute("N0001", "", gesture="scroll", scroll="bottom")),
+        ("scroll N0001 A0007", Execute("N0001", "A0007", gesture="scroll")),
+        ("scroll N0001 A0007 up", Execute("N0001", "A0007", gesture="scroll", scroll="up")),
+        ("upload N0001 A0003 a.pdf b.png",
+         Execute("N0001", "A0003", gesture="upload", files=("a.pdf", "b.png"))),
+        ("back N0004", Execute("N0004", "", gesture="back")),
+        ("forward N0004", Execute("N0004", "", gesture="forward")),
+        ("focus N0002 A0003", Execute("N0002", "A0003", gesture="focus")),
         (b"open http://x.org/\n", Open("http://x.org/")),
     ],
 )
@@ -53,8 +74,17 @@ def test_parses(line: str | bytes, command: ctl.Command) -> None:
         ("open a b", "open: takes exactly one URL\nusage: open <url>"),
         ("execute N0001", (
             "execute: needs a page and an action or link id (A0001, L0001)\n"
-            "usage: execute <page> <id> [name=value …]"
+            "usage: execute <page> <id> [name=value …] [--press KEY]"
         )),
+        ("press N0001 Hyper+q", "press: 'Hyper' is not a key; keys are single characters or"),
+        ("press N0001", "press: needs a key to press"),
+        ("drag N0001 A0002", "drag: needs the id of the element to drop onto"),
+        ("scroll N0001 sideways", "scroll: scrolls up | down | top | bottom, not 'sideways'"),
+        ("upload N0001 A0002", "upload: needs the name of a file in the uploads directory"),
+        ("execute N0001 A0002 --press", "execute: --press takes a key"),
+        ("execute N0001 A0002 --maybe", "execute: unknown option '--maybe'; options: --accept"),
+        ("back N0001 A0002", "back: takes exactly one page address"),
+        ("dblclick N0001 A0002 x=1", "dblclick: takes a page and one id, not 'x=1'"),
         ("execute X1 A0001", "execute: 'X1' is not a page address (like N0001)\n"),
         ("execute N0001 T01", "execute: 'T01' is not an action or link id (A0001, L0001)\n"),
         ("execute N0001 A0001 color", "execute: 'color' is not name=value\n"),
@@ -96,5 +126,6 @@ def test_help_is_made_from_the_table() -> None:
 
 def test_every_verb_of_the_contract_is_in_the_table() -> None:
     assert list(ctl.COMMANDS) == [
-        "retrieve", "open", "execute", "focus", "lookup", "resolve", "close", "help",
+        "retrieve", "open", "execute", "dblclick", "rightclick", "hover", "press", "drag",
+        "scroll", "upload", "back", "forward", "focus", "lookup", "resolve", "close", "help",
     ]

@@ -83,6 +83,9 @@ def _add_engine_options(parser: argparse.ArgumentParser) -> None:
                         help="how long one page fetch may take (default 30)")
     parser.add_argument("--ignore-robots", action="store_true",
                         help="retrieve: fetch results even where robots.txt disallows it")
+    parser.add_argument("--uploads", type=Path, default=None, metavar="DIR",
+                        help="the directory `upload` may take files from (default: none, "
+                        "uploads are refused)")
     parser.add_argument("--debug", action="store_true", help="log at debug level")
     parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="SECONDS",
                         help="how long a command may run (default 120)")
@@ -173,6 +176,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         command_deadline=args.deadline,
         profile=args.profile,
         no_fuse=args.no_fuse,
+        uploads=args.uploads.resolve() if args.uploads is not None else None,
     )
 
 

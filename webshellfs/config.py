@@ -36,6 +36,8 @@ class Settings:
             ("" = none: the browser forgets them at unmount).
         no_fuse: keep the tree in `mountpoint` as plain files instead of mounting, with
             commands over a socket there (webshellfs/directory.py).
+        uploads: the only directory `upload` takes files from (None: uploads are refused).
+        max_upload_bytes: the largest file `upload` puts into a page.
     """
 
     mountpoint: Path
@@ -54,3 +56,5 @@ class Settings:
     fetches_per_host: int = 2
     profile: str = ""
     no_fuse: bool = False
+    uploads: Path | None = None
+    max_upload_bytes: int = 20 * 1024 * 1024

@@ -11,6 +11,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from webshellfs.contract.addresses import PageId, is_object_id, parse_page_id
 from webshellfs.errors import CommandSyntaxError
@@ -54,9 +55,26 @@ class Open:
 
 @dataclass(frozen=True)
 class Execute:
+    """Act on the live page. `gesture` is "" for the action's own operation (click a button,
+    fill a field, submit a form …), else one of GESTURES; object_id is "" for a gesture on the
+    whole page (press a key, scroll, back, forward).
+
+    keys: pressed in order (after the operation for `execute … --press KEY`); target: the
+    object dropped onto (drag); files: names under the uploads directory (upload); scroll:
+    up | down | top | bottom, or "" to bring the element into view; dialog: how to answer a
+    dialog the action raises (accept | dismiss; "" accepts, as without the option); answer:
+    the text typed into a prompt (accepts it)."""
+
     page: PageId
     object_id: str
     inputs: tuple[tuple[str, str], ...] = ()
+    gesture: str = ""
+    keys: tuple[str, ...] = ()
+    target: str = ""
+    files: tuple[str, ...] = ()
+    scroll: str = ""
+    dialog: str = ""
+    answer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -156,9 +174,159 @@ def _parse_open(args: list[str]) -> Open:
     return Open(url)
 
 
+ACTIONS = "AL"
+ACTION_WHAT = "an action or link id (A0001, L0001)"
+SCROLL_WHERE = ("up", "down", "top", "bottom")
+DIALOG_WORDS = ("accept", "dismiss")
+# Keys a press may name besides single characters; chords join them with "+" (Control+a).
+KEY_NAMES = frozenset(
+    [
+        "Enter", "Escape", "Tab", "Backspace", "Delete", "Insert", "Space",
+        "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown",
+        "Shift", "Control", "Alt", "Meta", "ControlOrMeta", "ContextMenu",
+        *(f"F{n}" for n in range(1, 13)),
+    ]
+)
+_KEYS_SHOWN = "Enter Escape Tab Backspace Delete Space ArrowUp/Down/Left/Right Home End PageUp PageDown F1…F12"
+
+
+def _key(word: str) -> str:
+    """A key or chord as Playwright names it (`Control+a`); _Usage listing the names if not."""
+    parts = word.split("+") if word != "+" else ["+"]
+    named = {name.lower(): name for name in KEY_NAMES}
+    keys = []
+    for part in parts:
+        if len(part) == 1 and part.isprintable():
+            keys.append(part)
+        elif part.lower() in named:
+            keys.append(named[part.lower()])
+        else:
+            raise _Usage(
+                f"{part!r} is not a key; keys are single characters or {_KEYS_SHOWN}, "
+                "joined with + for a chord (Control+a)"
+            )
+    return "+".join(keys)
+
+
+@dataclass(frozen=True)
+class _Dialog:
+    """How to answer a dialog: Execute's `dialog` and `answer`."""
+
+    dialog: str = ""
+    answer: str | None = None
+
+
+def _dialog_options(args: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """Take --accept, --dismiss and --answer TEXT (how to answer a dialog) out of args; the
+    rest, and Execute's dialog fields."""
+    rest: list[str] = []
+    found = _Dialog()
+    words = iter(args)
+    for word in words:
+        if word in ("--accept", "--dismiss"):
+            found = _Dialog(word[2:], found.answer if word == "--accept" else None)
+        elif word == "--answer":
+            text = next(words, None)
+            if text is None:
+                raise _Usage("--answer takes the text to type into the prompt")
+            found = _Dialog("accept", text)
+        elif word.startswith("--") and word != "--press":
+            raise _Usage(f"unknown option {word!r}; options: --accept, --dismiss, --answer TEXT")
+        else:
+            rest.append(word)
+    return rest, {"dialog": found.dialog, "answer": found.answer}
+
+
 def _parse_execute(args: list[str]) -> Execute:
-    page, object_id, rest = _page_and_object(args, "AL", "an action or link id (A0001, L0001)")
-    return Execute(page, object_id, _assignments(rest))
+    args, options = _dialog_options(args)
+    keys: list[str] = []
+    if "--press" in args:
+        at = args.index("--press")
+        if at + 1 >= len(args):
+            raise _Usage("--press takes a key, e.g. --press Enter")
+        keys = [_key(args[at + 1])]
+        args = args[:at] + args[at + 2 :]
+    page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
+    return Execute(page, object_id, _assignments(rest), keys=tuple(keys), **options)
+
+
+def _element_gesture(gesture: str) -> Callable[[list[str]], Command]:
+    """`dblclick N0001 A0003`: a gesture on one element, nothing more."""
+
+    def parse_gesture(args: list[str]) -> Command:
+        args, options = _dialog_options(args)
+        page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
+        if rest:
+            raise _Usage(f"takes a page and one id, not {' '.join(rest)!r}")
+        return Execute(page, object_id, gesture=gesture, **options)
+
+    return parse_gesture
+
+
+def _page_or_element(args: list[str]) -> tuple[PageId, str, list[str]]:
+    """`N0001 [A0003] …`: the page, the element's id ("" for the page), the rest."""
+    if not args:
+        raise _Usage("needs a page address")
+    if "/" in args[0]:
+        first, _, second = args[0].partition("/")
+        args = [first, second, *args[1:]]
+    page = _page(args[0])
+    if len(args) > 1 and is_object_id(args[1]):
+        if args[1][0] not in ACTIONS:
+            raise _Usage(f"{args[1]!r} is not {ACTION_WHAT}")
+        return page, args[1], args[2:]
+    return page, "", args[1:]
+
+
+def _parse_press(args: list[str]) -> Execute:
+    args, options = _dialog_options(args)
+    page, object_id, rest = _page_or_element(args)
+    if not rest:
+        raise _Usage("needs a key to press, e.g. Enter, Escape, ArrowDown, Control+a")
+    return Execute(page, object_id, gesture="press", keys=tuple(_key(k) for k in rest), **options)
+
+
+def _parse_drag(args: list[str]) -> Execute:
+    args, options = _dialog_options(args)
+    page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
+    if len(rest) != 1 or not is_object_id(rest[0]) or rest[0][0] not in ACTIONS:
+        raise _Usage("needs the id of the element to drop onto, e.g. drag N0001 A0003 A0007")
+    return Execute(page, object_id, gesture="drag", target=rest[0], **options)
+
+
+def _parse_scroll(args: list[str]) -> Execute:
+    page, object_id, rest = _page_or_element(args)
+    if len(rest) > 1 or (rest and rest[0].lower() not in SCROLL_WHERE):
+        raise _Usage(f"scrolls {' | '.join(SCROLL_WHERE)}, not {' '.join(rest)!r}")
+    where = rest[0].lower() if rest else ("" if object_id else "down")
+    return Execute(page, object_id, gesture="scroll", scroll=where)
+
+
+def _parse_upload(args: list[str]) -> Execute:
+    page, object_id, rest = _page_and_object(args, "A", "a file field's action id (A0001)")
+    if not rest:
+        raise _Usage("needs the name of a file in the uploads directory")
+    return Execute(page, object_id, gesture="upload", files=tuple(rest))
+
+
+def _page_gesture(gesture: str) -> Callable[[list[str]], Command]:
+    """`back N0004`: a gesture on the page's tab as a whole."""
+
+    def parse_gesture(args: list[str]) -> Command:
+        args, options = _dialog_options(args)
+        if len(args) != 1:
+            raise _Usage("takes exactly one page address" if args else "needs a page address")
+        return Execute(_page(args[0]), "", gesture=gesture, **options)
+
+    return parse_gesture
+
+
+def _parse_focus(args: list[str]) -> Command:
+    """`focus N0001` captures the tab; `focus N0001 A0003` puts keyboard focus on an element."""
+    page, object_id, rest = _page_or_element(args)
+    if rest:
+        raise _Usage("takes a page address and at most one id")
+    return Execute(page, object_id, gesture="focus") if object_id else Focus(page)
 
 
 def _parse_single_page(make: Callable[[PageId], Command]) -> Callable[[list[str]], Command]:
@@ -204,12 +372,33 @@ COMMANDS: dict[str, Spec] = {
     ),
     "open": Spec(_parse_open, "open <url>", "fetch and compile one URL into a new page N…"),
     "execute": Spec(
-        _parse_execute, "execute <page> <id> [name=value …]",
-        "run action A…, or follow link L…, on the live page",
+        _parse_execute, "execute <page> <id> [name=value …] [--press KEY]",
+        "run action A… (click, fill, select, check, submit), or click link L…, on the live page",
     ),
+    "dblclick": Spec(_element_gesture("dblclick"), "dblclick <page> <id>", "double-click an element"),
+    "rightclick": Spec(
+        _element_gesture("rightclick"), "rightclick <page> <id>",
+        "right-click an element (opens the page's context menu)",
+    ),
+    "hover": Spec(_element_gesture("hover"), "hover <page> <id>", "move the mouse over an element"),
+    "press": Spec(
+        _parse_press, "press <page> [<id>] <key…>",
+        "press keys on an element or the page: Enter, Escape, Tab, ArrowDown, Control+a …",
+    ),
+    "drag": Spec(_parse_drag, "drag <page> <id> <onto-id>", "drag an element onto another"),
+    "scroll": Spec(
+        _parse_scroll, "scroll <page> [<id>] [up|down|top|bottom]",
+        "scroll the page or an element; with an id alone, bring it into view",
+    ),
+    "upload": Spec(
+        _parse_upload, "upload <page> <id> <file…>",
+        "put files from the uploads directory into a file field",
+    ),
+    "back": Spec(_page_gesture("back"), "back <page>", "go back in the tab's history"),
+    "forward": Spec(_page_gesture("forward"), "forward <page>", "go forward in the tab's history"),
     "focus": Spec(
-        _parse_single_page(Focus), "focus <page>",
-        "make that page's tab the active one; capture its current state",
+        _parse_focus, "focus <page> [<id>]",
+        "make that page's tab the active one and capture it; with an id, focus that element",
     ),
     "lookup": Spec(
         _parse_lookup, "lookup <page> <T..> [row=…] [col=…]",
@@ -237,6 +426,7 @@ def help_text(verb: str | None = None) -> str:
         "commands (write one line to .ctl, then cat .ctl):\n"
         + "\n".join(lines)
         + "\nquoting follows the shell: execute N0003 A0002 q=\"red shoes\"\n"
+        + "every acting command takes --accept, --dismiss or --answer TEXT for a dialog it raises\n"
     )
 
 

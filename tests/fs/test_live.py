@@ -318,9 +318,10 @@ def test_a_bad_browser_spec_is_refused_before_mounting(tmp_path: Path) -> None:
         f"{sys.executable} -m webshellfs {mountpoint} --cache {tmp_path / 'cache.sqlite'} "
         "--browser firefox"
     )
-    assert result.returncode == 1
+    assert result.returncode == 2  # a usage error, as argparse reports every bad option
     assert result.stderr.splitlines()[-1] == (
-        "webshellfs: --browser takes local, cdp=URL or ws=URL, not 'firefox'"
+        "webshellfs: error: argument --browser: --browser takes local, cdp=URL, ws=URL or "
+        "http, not 'firefox'"
     )
     assert not os.path.ismount(mountpoint)
 

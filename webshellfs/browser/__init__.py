@@ -7,7 +7,8 @@ its own asyncio loop (bridge.py). `Browser` (service.py) is the trio-facing API:
     opened = await browser.open(url)                      # TabCapture: tab_id, capture, …
     after = await browser.execute(opened.tab_id, action.locator, action.kind, {"q": "shoes"})
     after.navigated                                       # URL changed: a new page, else a state
-    await browser.navigate(tab_id, link_url)              # follow a link L… in the same tab
+    await browser.execute(tab_id, "", "", gesture=Gesture("press", keys=("Escape",)))
+    await browser.navigate(tab_id, link_url)              # load a URL in the same tab
     await browser.focus(tab_id)                           # capture the tab's current state
     await browser.close_tab(tab_id); await browser.aclose()
 
@@ -21,7 +22,13 @@ NotFoundError (a tab or element that is gone, with the reason), UsageError (bad 
 from webshellfs.browser.fetcher import BrowserFetcher
 from webshellfs.browser.options import BrowserOptions, parse_browser_spec
 from webshellfs.browser.pool import TabGone
-from webshellfs.browser.records import CapturedResponse, DialogRecord, DownloadRecord, TabCapture
+from webshellfs.browser.records import (
+    CapturedResponse,
+    DialogRecord,
+    DownloadRecord,
+    Gesture,
+    TabCapture,
+)
 from webshellfs.browser.service import Browser
 
 __all__ = [
@@ -31,6 +38,7 @@ __all__ = [
     "CapturedResponse",
     "DialogRecord",
     "DownloadRecord",
+    "Gesture",
     "TabCapture",
     "TabGone",
     "parse_browser_spec",

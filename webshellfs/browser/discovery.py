@@ -16,8 +16,8 @@ The words:
 
     click       click, mousedown/up, pointerdown/up or touchstart listeners
     dblclick    a dblclick listener
-    menu        a contextmenu listener (right-click)
-    key         keydown, keyup or keypress listeners
+    rightclick  a contextmenu listener (a right-click opens the page's own menu)
+    press       keydown, keyup or keypress listeners (keys do something there)
     hover       mouseenter, mouseover or pointerenter listeners
     drag        draggable, or a dragstart listener
     drop        drop or dragover listeners (a place to drop onto)
@@ -41,8 +41,8 @@ from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
 GESTURE_EVENTS: dict[str, tuple[str, ...]] = {
     "click": ("click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"),
     "dblclick": ("dblclick",),
-    "menu": ("contextmenu",),
-    "key": ("keydown", "keyup", "keypress"),
+    "rightclick": ("contextmenu",),
+    "press": ("keydown", "keyup", "keypress"),
     "hover": ("mouseenter", "mouseover", "pointerenter"),
     "drag": ("dragstart",),
     "drop": ("drop", "dragover"),

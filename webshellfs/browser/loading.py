@@ -40,15 +40,17 @@ def is_navigation_error(error: PlaywrightError) -> bool:
     return any(marker in str(error) for marker in _NAVIGATION_MARKERS)
 
 
-async def settle(tab: Tab, options: BrowserOptions) -> None:
+async def settle(tab: Tab, options: BrowserOptions) -> str:
     """Wait (at most settle_cap) for the load event, then until the page looks done: no
     request in flight or ended within the quiet period, the short timers pending at the start
-    fired, and the DOM unchanged for about a frame (scripts.DOM_SETTLE). A navigation restarts
-    the wait."""
+    (and those an action started) fired, and the DOM unchanged for about a frame
+    (scripts.DOM_SETTLE). A navigation restarts the wait. Returns "" when the page settled,
+    else what it was still busy with ("2 requests, 1 timer")."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + options.settle_cap
     quiet = options.quiet_ms / 1000
     page = tab.page
+    busy = "requests in flight"
     with suppress(PlaywrightTimeoutError):
         await page.wait_for_load_state("load", timeout=options.settle_cap * 1000)
     while (remaining := deadline - loop.time()) > 0:
@@ -58,8 +60,9 @@ async def settle(tab: Tab, options: BrowserOptions) -> None:
             await asyncio.sleep(min(quiet - waited, remaining))
             continue
         try:
-            await page.evaluate(DOM_SETTLE, [options.quiet_ms, FRAME_QUIET_MS,
-                                             int(remaining * 1000), int(options.settle_cap * 1000)])
+            answer = await page.evaluate(DOM_SETTLE, [options.quiet_ms, FRAME_QUIET_MS,
+                                                      int(remaining * 1000),
+                                                      int(options.settle_cap * 1000)]) or {}
         except PlaywrightError as error:
             if not is_navigation_error(error):
                 raise
@@ -67,8 +70,18 @@ async def settle(tab: Tab, options: BrowserOptions) -> None:
                 await page.wait_for_load_state("domcontentloaded",
                                                timeout=max(remaining, 0.001) * 1000)
             continue
+        if answer.get("busy"):
+            busy = _busy_with(int(answer.get("requests", 0)), int(answer.get("timers", 0)))
+            continue
         if tab.network_quiet_for(options.settle_cap) >= quiet:
-            return
+            return ""
+    return busy
+
+
+def _busy_with(requests: int, timers: int) -> str:
+    parts = [f"{n} {what}{'s' if n != 1 else ''}"
+             for n, what in ((requests, "request"), (timers, "timer")) if n]
+    return ", ".join(parts) or "changes to the page"
 
 
 class NavigationLoop(FetchError):

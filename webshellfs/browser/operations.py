@@ -14,6 +14,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
+from webshellfs.browser.values import field_value, number_in_range
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.errors import NotFoundError, UsageError
 
@@ -106,12 +107,118 @@ async def option_value(select: Locator, wanted: str) -> str:
     raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked.get('choices', []))}")
 
 
+# An input a person cannot hit (transparent, a pixel or two, or covered by its own styled
+# label, as custom checkboxes and "mark all" toggles are) is operated through a visible label
+# of its own: that is what a person clicks. Answers the label's locator, or null.
+_STAND_IN = """
+(found) => {
+  const el = found[0];
+  if (!el || el.localName !== 'input' || !el.labels || !el.labels.length) return null;
+  const box = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  const hittable = box.width > 2 && box.height > 2 && parseFloat(style.opacity) > 0.05
+    && style.visibility !== 'hidden';
+  if (hittable) {
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const top = document.elementFromPoint(x, y);
+    if (!top || top === el || el.contains(top)) return null;
+  }
+  for (const label of el.labels) {
+    const area = label.getBoundingClientRect();
+    if (area.width > 0 && area.height > 0) {
+      if (!label.hasAttribute('__LOCATOR__')) {
+        const next = window.__wsfsNext || 1;
+        window.__wsfsNext = next + 1;
+        label.setAttribute('__LOCATOR__', 'w' + next);
+      }
+      return label.getAttribute('__LOCATOR__');
+    }
+  }
+  return null;
+}
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+
+
+async def _hit_target(element: Locator) -> Locator:
+    """The element to click for this one: itself, or the label standing in for it."""
+    label = await element.evaluate_all(_STAND_IN)
+    if label is None:
+        return element
+    return element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, str(label)))
+
+
 async def click(element: Locator, values: Mapping[str, str], timeout: float) -> None:
-    await element.click(timeout=timeout)
+    await (await _hit_target(element)).click(timeout=timeout)
+
+
+async def hover(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+    await element.hover(timeout=timeout)
+
+
+# What a field is, for a value Playwright's fill refused: [tag, type, min, max, ARIA value
+# now, ARIA min, ARIA max].
+_DESCRIBE_INPUT = """
+(found) => {
+  const el = found[0];
+  if (!el) return null;
+  const aria = (name) => el.getAttribute('aria-value' + name) || '';
+  return [el.localName, (el.type || '').toLowerCase(), el.min || '', el.max || '',
+    aria('now'), aria('min'), aria('max')];
+}
+"""
+# A range input set as a drag of its thumb leaves it: the value, then input and change events.
+_SET_RANGE = """
+(el, value) => {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  setter.call(el, value);
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return el.value;
+}
+"""
+# Fill errors that mean "not in this form" rather than "not fillable at all".
+_REFUSED_VALUE = ("Malformed value", 'cannot be filled', "Element is not an <input>")
+# An ARIA slider moved by keys goes at most this many steps.
+MAX_SLIDER_STEPS = 500
 
 
 async def fill(element: Locator, values: Mapping[str, str], timeout: float) -> None:
-    await element.fill(single_value(values, "fill"), timeout=timeout)
+    """Type the value; a date, time, range or ARIA slider takes it in its own form."""
+    value = single_value(values, "fill")
+    try:
+        await element.fill(value, timeout=timeout)
+        return
+    except PlaywrightError as error:
+        if not any(marker in str(error) for marker in _REFUSED_VALUE):
+            raise
+    described = await element.evaluate_all(_DESCRIBE_INPUT)
+    if described is None:
+        raise NotFoundError("the element is no longer on the page")
+    tag, kind, low, high, now, aria_low, aria_high = described
+    if tag == "input" and kind == "range":
+        number_in_range(value, low, high)
+        await element.evaluate(_SET_RANGE, value)
+    elif tag == "input":
+        await element.fill(field_value(kind, value), timeout=timeout)
+    elif now:
+        await _slide(element, number_in_range(value, aria_low, aria_high), timeout)
+    else:
+        raise UsageError("the element takes no typed value; execute it without one to click it")
+
+
+async def _slide(slider: Locator, wanted: float, timeout: float) -> None:
+    """An ARIA slider or spin button, moved as a person does: arrow keys until it shows the
+    value (it may round to its own steps)."""
+    for _ in range(MAX_SLIDER_STEPS):
+        current = float(await slider.get_attribute("aria-valuenow", timeout=timeout) or "nan")
+        if current == wanted:
+            return
+        key = "ArrowRight" if current < wanted else "ArrowLeft"
+        await slider.press(key, timeout=timeout)
+        after = float(await slider.get_attribute("aria-valuenow", timeout=timeout) or "nan")
+        if after == current or (after > wanted) != (current > wanted):
+            return  # at its end, or stepped past: the nearest value its steps allow
+    raise UsageError(f"the slider did not reach {wanted:g} in {MAX_SLIDER_STEPS} steps")
 
 
 async def enter(element: Locator, values: Mapping[str, str], timeout: float) -> None:
@@ -150,7 +257,12 @@ async def check(element: Locator, values: Mapping[str, str], timeout: float) -> 
 
 async def _set_checked(element: Locator, wanted: bool, timeout: float) -> None:
     """Native and ARIA checkboxes through Playwright; other checkable roles (menu items) by a
-    click when their aria-checked state differs."""
+    click when their aria-checked state differs; a hidden input through its label."""
+    target = await _hit_target(element)
+    if target is not element:
+        if await element.is_checked() != wanted:
+            await target.click(timeout=timeout)
+        return
     try:
         await element.set_checked(wanted, timeout=timeout)
     except PlaywrightError as error:
@@ -218,6 +330,7 @@ async def _select(element: Locator, value: str, timeout: float) -> None:
 
 OPERATIONS: dict[str, Operation] = {
     "click": click,
+    "hover": hover,
     "toggle": click,
     "fill": fill,
     "edit": fill,

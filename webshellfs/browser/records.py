@@ -46,6 +46,31 @@ class DownloadRecord:
 
 
 @dataclass(frozen=True)
+class Gesture:
+    """How to act on an element (or the whole page) beyond the action's own operation.
+
+    Attributes:
+        name: "" for the operation itself (click, fill, select …), else one of
+            gestures.GESTURES: dblclick, rightclick, hover, focus, press, drag, scroll, upload,
+            back, forward.
+        keys: pressed in order: the press gesture's keys, or keys pressed after the operation.
+        target: drag: the locator of the element to drop onto.
+        files: upload: absolute paths of the files to put into the field.
+        scroll: up | down | top | bottom, or "" to bring the element into view.
+        dialog: "accept" or "dismiss" for a dialog the gesture raises ("": accept).
+        answer: the text typed into a prompt before accepting it.
+    """
+
+    name: str = ""
+    keys: tuple[str, ...] = ()
+    target: str = ""
+    files: tuple[str, ...] = ()
+    scroll: str = ""
+    dialog: str = ""
+    answer: str | None = None
+
+
+@dataclass(frozen=True)
 class TabCapture:
     """The rendered state of one live tab after open / execute / navigate / focus.
 

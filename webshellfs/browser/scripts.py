@@ -12,6 +12,10 @@ from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
 TIMER_WATCH_MS = 300
+# A timer started within EFFECT_WINDOW_MS of a person's action (a click, a key) is that
+# action's effect arriving later, and is waited for up to this delay (within the settle cap).
+EFFECT_WATCH_MS = 2500
+EFFECT_WINDOW_MS = 50
 # How long a settle waits for a navigation the page started to replace the document.
 NAVIGATION_WAIT_MS = 1000
 # How long a settle waits for an animation frame before going on without one (a tab in the
@@ -91,12 +95,21 @@ MUTATION_CLOCK = """
     navigation.addEventListener('navigatesuccess', stayed);
     navigation.addEventListener('navigateerror', stayed);
   }
+  // The moment a person (Playwright's trusted input) last acted: a timer the page starts in
+  // answer to an action is its effect arriving later ("saved" two seconds after the click),
+  // worth waiting for longer than a timer the page keeps for itself.
+  clock.acted = -1e9;
+  for (const type of ['pointerdown', 'keydown', 'click', 'input', 'change']) {
+    window.addEventListener(type, (event) => {
+      if (event.isTrusted) clock.acted = performance.now();
+    }, true);
+  }
   const setTimer = window.setTimeout;
   const clearTimer = window.clearTimeout;
   clock.setTimer = setTimer;
   window.setTimeout = function (handler, delay, ...args) {
     const ms = Number(delay) || 0;
-    if (typeof handler !== 'function' || ms > __WATCH__ || clock.timers.size >= 1000) {
+    if (typeof handler !== 'function' || ms > __EFFECT_WATCH__ || clock.timers.size >= 1000) {
       return setTimer.call(this, handler, delay, ...args);
     }
     let id = 0;
@@ -104,7 +117,8 @@ MUTATION_CLOCK = """
       clock.timers.delete(id);
       return handler.apply(this, given);
     }, delay, ...args);
-    clock.timers.set(id, true);
+    const now = performance.now();
+    clock.timers.set(id, { ms, effect: now - clock.acted < __EFFECT_WINDOW__ });
     return id;
   };
   window.clearTimeout = function (id) {
@@ -112,8 +126,8 @@ MUTATION_CLOCK = """
     return clearTimer.call(this, id);
   };
 })();
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__WATCH__", str(TIMER_WATCH_MS)).replace(
-    "__LEAVING__", str(NAVIGATION_WAIT_MS))
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__EFFECT_WATCH__", str(EFFECT_WATCH_MS)).replace(
+    "__EFFECT_WINDOW__", str(EFFECT_WINDOW_MS)).replace("__LEAVING__", str(NAVIGATION_WAIT_MS))
 
 # Installed in every document before its scripts run: past `limit` dialogs between two
 # captures, alert/confirm/prompt answer at once (undefined, false, null) without raising a
@@ -180,11 +194,14 @@ DOM_SETTLE = """
   const start = performance.now();
   const clock = window.__wsfsClock;
   if (!clock) {
-    setTimeout(() => resolve(performance.now() - start), Math.min(quiet, cap));
+    setTimeout(() => resolve({ busy: false }), Math.min(quiet, cap));
     return;
   }
   const later = (then, ms) => clock.setTimer.call(window, then, ms);
-  const waiting = new Set(clock.timers.keys());
+  const waiting = new Set();
+  for (const [id, timer] of clock.timers) {
+    if (timer.ms <= __WATCH__ || timer.effect) waiting.add(id);
+  }
   const afterFrame = (then) => {
     let called = false;
     const once = () => { if (!called) { called = true; then(); } };
@@ -198,7 +215,11 @@ DOM_SETTLE = """
   };
   const check = () => {
     const now = performance.now();
-    if (now - start >= cap) { resolve(now - start); return; }
+    if (now - start >= cap) {
+      for (const id of waiting) if (!clock.timers.has(id)) waiting.delete(id);
+      resolve({ busy: true, requests: clock.inflight.size, timers: waiting.size });
+      return;
+    }
     for (const id of waiting) if (!clock.timers.has(id)) waiting.delete(id);
     const busy = waiting.size > 0 || requesting(now);
     const due = clock.netEnd + quiet;
@@ -209,13 +230,13 @@ DOM_SETTLE = """
     const changed = clock.last;
     afterFrame(() => {
       const now = performance.now();
-      if (clock.last === changed && !requesting(now)) resolve(now - start);
+      if (clock.last === changed && !requesting(now)) resolve({ busy: false });
       else check();
     });
   };
   check();
 })
-""".replace("__LEAVING__", str(NAVIGATION_WAIT_MS))
+""".replace("__LEAVING__", str(NAVIGATION_WAIT_MS)).replace("__WATCH__", str(TIMER_WATCH_MS))
 
 # Serializes the rendered DOM as HTML that the static compiler reads like any page:
 #  - current field values, checked and selected states become attributes;

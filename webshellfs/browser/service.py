@@ -17,7 +17,7 @@ from webshellfs.browser.options import BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.processes import ChromiumProcesses
 from webshellfs.browser.profile import Profile
-from webshellfs.browser.records import TabCapture
+from webshellfs.browser.records import Gesture, TabCapture
 from webshellfs.browser.session import LAUNCH_TIMEOUT, Session
 from webshellfs.errors import FetchError, FetchTimeout
 
@@ -78,12 +78,20 @@ class Browser:
         return await self._call(lambda s: s.saving_profile(s.open(url)))
 
     async def execute(
-        self, tab_id: str, locator: str, operation: str, values: Mapping[str, str] | None = None
+        self,
+        tab_id: str,
+        locator: str,
+        operation: str,
+        values: Mapping[str, str] | None = None,
+        gesture: Gesture | None = None,
     ) -> TabCapture:
         """Run operation (click, fill, select, check, uncheck, submit, enter, navigate…) on the
-        element with that locator (a data-wsfs-id, or an XPath from a static compile)."""
+        element with that locator (a data-wsfs-id, or an XPath from a static compile), or a
+        gesture (double-click, key presses, drag … see browser/gestures.py) instead; a gesture
+        with no locator acts on the page."""
+        how = gesture or Gesture()
         return await self._call(
-            lambda s: s.saving_profile(s.execute(tab_id, locator, operation, values or {})))
+            lambda s: s.saving_profile(s.execute(tab_id, locator, operation, values or {}, how)))
 
     async def navigate(self, tab_id: str, url: str) -> TabCapture:
         return await self._call(lambda s: s.saving_profile(s.navigate(tab_id, url)))

@@ -14,6 +14,7 @@ import itertools
 import os
 from collections.abc import Coroutine, Iterator, Mapping
 from contextlib import suppress
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from playwright.async_api import Browser as PlaywrightBrowser
@@ -23,6 +24,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from webshellfs.browser.discovery import LISTENER_LOG
 from webshellfs.browser.gate import Gate
+from webshellfs.browser.gestures import GESTURES
 from webshellfs.browser.loading import NavigationLoop, fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
@@ -35,7 +37,7 @@ from webshellfs.browser.processes import (
     new_marker,
 )
 from webshellfs.browser.profile import Profile
-from webshellfs.browser.records import TabCapture
+from webshellfs.browser.records import Gesture, TabCapture
 from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK, page_guard
 from webshellfs.browser.tab import MAX_DIALOGS, Tab, in_background, without_fragment
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
@@ -44,11 +46,27 @@ from webshellfs.fetch import Capture
 T = TypeVar("T")
 
 HTML_CONTENT_TYPE = "text/html; charset=utf-8"
+NO_GESTURE = Gesture()
 CLOSE_TIMEOUT = 5.0
 RESPONSIVE_TIMEOUT = 1.0
 NEW_TAB_TIMEOUT = 15.0
 LAUNCH_TIMEOUT = 30.0
 PROFILE_TIMEOUT = 5.0
+
+
+def selector_of(locator: str) -> str:
+    """The Playwright selector for a compiled locator: a data-wsfs-id, or an XPath from a
+    static compile."""
+    if locator.startswith("/"):
+        return f"xpath={locator}"
+    return f'[{LOCATOR_ATTRIBUTE}="{locator}"]'
+
+
+def _note_busy(tab: Tab, busy: str) -> None:
+    """Say when a capture could not wait for the page to finish, so the agent looks again."""
+    if busy:
+        tab.notes.append(f"the page was still busy when captured ({busy} pending); "
+                         "`focus` on its page captures it again once that has landed")
 
 
 def first_line(error: BaseException) -> str:
@@ -125,25 +143,48 @@ class Session:
         return await self._guarded(tab, run(), f"loading {url}")
 
     async def execute(
-        self, tab_id: str, locator: str, operation: str, values: Mapping[str, str]
+        self,
+        tab_id: str,
+        locator: str,
+        operation: str,
+        values: Mapping[str, str],
+        gesture: Gesture = NO_GESTURE,
     ) -> TabCapture:
-        """Act on one element of a live tab, wait for navigation or the DOM to settle, capture."""
+        """Act on one element of a live tab (or, for a gesture with no locator, on the page),
+        wait for navigation or the DOM to settle, capture. Without a gesture the action's own
+        operation runs, then any keys the gesture names are pressed on the element."""
         act = OPERATIONS.get(operation)
-        if act is None:
+        if gesture.name and gesture.name not in GESTURES:
+            raise UsageError(f"unknown gesture {gesture.name!r}; known: {', '.join(GESTURES)}")
+        if not gesture.name and act is None:
             raise UsageError(f"unknown operation {operation!r}; known: {', '.join(OPERATIONS)}")
         tab = await self._live_tab(tab_id)
+        timeout = self.options.action_timeout * 1000
 
         async def run() -> TabCapture:
             await self._to_front(tab)
-            element = await self._find(tab, locator)
-            await act(element, values, self.options.action_timeout * 1000)
-            await settle(tab, self.options)
+            element = await self._find(tab, locator) if locator else None
+            tab.dialog_answer = (gesture.dialog, gesture.answer)
+            if gesture.name:
+                target = selector_of(gesture.target) if gesture.target else ""
+                await GESTURES[gesture.name](tab.page, element, replace(gesture, target=target),
+                                             timeout)
+            else:
+                assert act is not None and element is not None
+                await act(element, values, timeout)
+                for key in gesture.keys:
+                    await element.press(key, timeout=timeout)
+            _note_busy(tab, await settle(tab, self.options))
             if not is_html(tab.content_type):
                 raw = await self._fetch_raw(tab.page.url)
                 return TabCapture(tab.id, raw, navigated=True)
             return await self._capture(tab, tab.captured_url)
 
-        return await self._guarded(tab, run(), f"{operation} on {locator}")
+        doing = f"{gesture.name or operation} on {locator or 'the page'}"
+        try:
+            return await self._guarded(tab, run(), doing)
+        finally:
+            tab.dialog_answer = ("", None)
 
     async def focus(self, tab_id: str) -> TabCapture:
         """The tab's current state (it may have changed by itself since the last capture)."""
@@ -151,7 +192,7 @@ class Session:
 
         async def run() -> TabCapture:
             await self._to_front(tab)
-            await settle(tab, self.options)
+            _note_busy(tab, await settle(tab, self.options))
             return await self._capture(tab, tab.captured_url)
 
         return await self._guarded(tab, run(), f"capturing tab {tab_id}")
@@ -361,8 +402,7 @@ class Session:
 
     async def _find(self, tab: Tab, locator: str) -> Locator:
         """The element an action names, in the page or any of its frames."""
-        selector = f"xpath={locator}" if locator.startswith("/") else (
-            f'[{LOCATOR_ATTRIBUTE}="{locator}"]')
+        selector = selector_of(locator)
         for frame in tab.page.frames:
             found = frame.locator(selector)
             if await found.count() > 0:

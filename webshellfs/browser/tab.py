@@ -78,6 +78,9 @@ class Tab:
         self._body_tasks: list[asyncio.Task[CapturedResponse | None]] = []
         self._dialogs: list[DialogRecord] = []
         self._dialogs_muted = False
+        # How the current call wants dialogs answered: "" or "accept", "dismiss"; and the
+        # text for a prompt (None: its default text).
+        self.dialog_answer: tuple[str, str | None] = ("", None)
         self.notes: list[str] = []
         self.navigations = 0
         self._warm_document = -1  # the navigation count when warm_up last ran
@@ -197,20 +200,30 @@ class Tab:
     # dialogs and downloads ----------------------------------------------------------------
 
     def _on_dialog(self, dialog: Dialog) -> None:
-        # A listener must answer or the page stalls. Accepting is what the person who clicked
-        # the control meant; a prompt gets its default text.
-        in_background(self._answer(dialog))
+        # A listener must answer or the page stalls. Unless the command said otherwise,
+        # accepting is what the person who clicked the control meant; a prompt gets its
+        # default text.
+        how, text = self.dialog_answer
+        dismiss = how == "dismiss"
+        typed = (dialog.default_value if text is None else text) if dialog.type == "prompt" else None
+        in_background(self._answer(dialog, dismiss, typed))
         if len(self._dialogs) >= MAX_DIALOGS:
             self._dialogs_muted = True
             self.page.remove_listener("dialog", self._on_dialog)
             return
-        answer = "accepted" if dialog.type != "prompt" else f"accepted with {dialog.default_value!r}"
+        if dismiss:
+            answer = "dismissed"
+        else:
+            answer = "accepted" if typed is None else f"accepted with {typed!r}"
         self._dialogs.append(DialogRecord(dialog.type, dialog.message, answer))
 
     @staticmethod
-    async def _answer(dialog: Dialog) -> None:
+    async def _answer(dialog: Dialog, dismiss: bool, typed: str | None) -> None:
         with contextlib.suppress(Exception):  # the page may be gone already
-            await dialog.accept(dialog.default_value if dialog.type == "prompt" else None)
+            if dismiss:
+                await dialog.dismiss()
+            else:
+                await dialog.accept(typed)
 
     def drain_dialogs(self) -> tuple[DialogRecord, ...]:
         """The dialogs since the last capture; after a flood, listen (and record) again."""

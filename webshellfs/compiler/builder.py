@@ -137,10 +137,12 @@ class PageBuilder:
         marked = element.get(LOCATOR_ATTRIBUTE)
         return marked if marked else element.getroottree().getpath(element)
 
-    def add_link(self, url: str, text: str, same_page_fragment: str = "") -> str:
+    def add_link(
+        self, url: str, text: str, same_page_fragment: str = "", locator: str = ""
+    ) -> str:
         """Register a link; a same-page `#fragment` link is tied to its target section at build."""
         link_id = format_object_id("L", len(self.links) + 1)
-        self.links.append(Link(link_id, url, text, self.current))
+        self.links.append(Link(link_id, url, text, self.current, locator=locator))
         if same_page_fragment:
             self._link_fragments[link_id] = same_page_fragment
         return link_id

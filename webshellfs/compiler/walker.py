@@ -32,7 +32,7 @@ from webshellfs.compiler.boilerplate import (
     minor_region,
     peripheral_region,
 )
-from webshellfs.compiler.builder import Emitted, PageBuilder
+from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden, without_controls
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.parse import parse
@@ -531,7 +531,9 @@ class Walker:
         """Number the link once its content is placed and put `[L0012]` after that content:
         after its text on the running line, or on the last line it produced."""
         text = self._placed_text(link) or _link_label(link.element) or plain_text(link.element)
-        link_id = self.builder.add_link(link.url, text, link.fragment)
+        # Only a live capture's mark: a static page's links are followed by loading their URL.
+        locator = link.element.get(LOCATOR_ATTRIBUTE) or ""
+        link_id = self.builder.add_link(link.url, text, link.fragment, locator)
         ref = f" [{link_id}] "
         start = link.buffer_mark if self.emitted == link.emitted_mark else 0
         if any(not part.isspace() for part in self.buffer[start:]):

@@ -35,13 +35,15 @@ class Section:
 @dataclass(frozen=True)
 class Link:
     """A hyperlink. `target_section` is the section a same-page `#fragment` link points at
-    (-1 when it points elsewhere or the fragment is unknown)."""
+    (-1 when it points elsewhere or the fragment is unknown); `locator` finds the element again
+    in a live tab, so following the link is a click on it (see Action.locator)."""
 
     id: str
     url: str
     text: str
     section: int
     target_section: int = -1
+    locator: str = ""
 
 
 @dataclass(frozen=True)

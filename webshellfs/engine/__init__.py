@@ -167,7 +167,8 @@ class Engine:
         self.live: LiveTabs | None = None
         self._retrieve_fetcher: Fetcher = fetcher
         if isinstance(fetcher, BrowserFetcher):
-            self.live = LiveTabs(fetcher.browser, store, self._compile, self._store_page)
+            self.live = LiveTabs(fetcher.browser, store, self._compile, self._store_page,
+                                 settings.uploads, settings.max_upload_bytes)
             self._retrieve_fetcher = StoredFetcher(fetcher, plain_fetcher)
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}

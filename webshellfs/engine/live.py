@@ -14,16 +14,18 @@ import contextlib
 import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
 
 import trio
 
 from webshellfs import ctl
-from webshellfs.browser import Browser, BrowserFetcher, TabCapture, TabGone
+from webshellfs.browser import Browser, BrowserFetcher, Gesture, TabCapture, TabGone
 from webshellfs.contract.layout import FileDiff, clean_field, diff_files, state_digest
 from webshellfs.engine.inputs import action_title, check_inputs
 from webshellfs.engine.records import Answer, Outcome
+from webshellfs.engine.uploads import upload_paths
 from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.store import PageRecord, Store
@@ -96,9 +98,20 @@ class LiveTabs:
     """The pages shown in browser tabs, and the live commands. `compile` and `keep` are the
     engine's one compile-and-store path."""
 
-    def __init__(self, browser: Browser, store: Store, compile: Compile, keep: Keep) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        store: Store,
+        compile: Compile,
+        keep: Keep,
+        uploads: Path | None = None,
+        max_upload_bytes: int = 0,
+    ) -> None:
+        """uploads: the directory `upload` may take files from (None refuses uploads)."""
         self.browser = browser
         self.store = store
+        self.uploads = uploads
+        self.max_upload_bytes = max_upload_bytes
         self._compile = compile
         self._keep = keep
         self._tab_of: dict[str, str] = {}  # page id → tab id
@@ -213,45 +226,34 @@ class LiveTabs:
     async def _execute(self, command: ctl.Execute, record: PageRecord) -> str:
         page = record.page_id
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
-        object_id = command.object_id
-        if object_id.startswith("L"):
-            url = (meta.get("links") or {}).get(object_id)
-            if url is None:
-                raise NotFoundError(f"no link {object_id} on {page}; see {page}/links.tsv")
-            if command.inputs:
-                raise UsageError(f"the link {object_id} takes no inputs")
-            action: dict[str, Any] = {"kind": "navigate", "control": "link", "label": url}
-            values: dict[str, str] = {}
-        elif object_id.startswith("A"):
-            found = (meta.get("actions") or {}).get(object_id)
-            if found is None:
-                raise NotFoundError(f"no action {object_id} on {page}; see {page}/actions.tsv")
-            action = found
-            values = check_inputs(object_id, action, command.inputs)
-        else:
-            raise UsageError(f"execute runs an action A… or follows a link L…, not {object_id!r}")
-        title = action_title(object_id, action)
+        action, values = _action_of(command, meta, page)
+        title = action_title(command.object_id, action) if command.object_id else page
         inputs = _inputs_shown(values)
-        lines = [
-            f"executed {title}" + (f" with {' '.join(inputs)}" if inputs else "") + f" on {page}"
-        ]
-
-        tab, base, base_meta, result = await self._act(record, meta, object_id, action, values,
-                                                       lines)
-        placed = await self.place(base, base_meta, result, object_id, title, inputs)
+        lines = [_did(command, title, inputs, meta, page)]
+        files = self._upload_files(command)
+        tab, base, base_meta, result = await self._act(record, meta, command, action, values,
+                                                       files, lines)
+        via = command.object_id or command.gesture
+        placed = await self.place(base, base_meta, result, via, _state_action(command, title),
+                                  inputs)
         await self.show(placed.record.page_id, tab)
         lines += self._outcome(base, placed)
-        lines += await self._aftermath(result, placed, object_id)
+        lines += await self._aftermath(result, placed, via)
         return "\n".join(lines) + "\n"
 
+    def _upload_files(self, command: ctl.Execute) -> tuple[str, ...]:
+        if command.gesture != "upload":
+            return ()
+        return upload_paths(command.files, self.uploads, self.max_upload_bytes)
+
     async def _act(
-        self, record: PageRecord, meta: dict[str, Any], object_id: str, action: dict[str, Any],
-        values: dict[str, str], lines: list[str],
+        self, record: PageRecord, meta: dict[str, Any], command: ctl.Execute,
+        action: dict[str, Any], values: dict[str, str], files: tuple[str, ...], lines: list[str],
     ) -> tuple[str, PageRecord, dict[str, Any], TabCapture]:
         """Act in the page's tab, or in a reopened one if it has none. Returns the tab, the
         page acted on (a reopened one may be a newer state), its meta and the capture."""
-        act = functools.partial(self._act_in, record=record, meta=meta, object_id=object_id,
-                                action=action, values=values, lines=lines)
+        act = functools.partial(self._act_in, record=record, meta=meta, command=command,
+                                action=action, values=values, files=files, lines=lines)
         try:
             return await act(await self._tab_for(record.page_id))
         except TabGone:
@@ -266,18 +268,28 @@ class LiveTabs:
             ) from None
 
     async def _act_in(
-        self, tab: str | None, *, record: PageRecord, meta: dict[str, Any], object_id: str,
-        action: dict[str, Any], values: dict[str, str], lines: list[str],
+        self, tab: str | None, *, record: PageRecord, meta: dict[str, Any],
+        command: ctl.Execute, action: dict[str, Any], values: dict[str, str],
+        files: tuple[str, ...], lines: list[str],
     ) -> tuple[str, PageRecord, dict[str, Any], TabCapture]:
         base, base_meta = record, meta
+        object_id = command.object_id
         if tab is None:
+            if command.gesture in HISTORY_GESTURES:
+                raise Answer(
+                    Outcome.FAILED,
+                    f"did not act: {record.page_id} has no open tab, so there is no history to "
+                    f"go {command.gesture} in; `open {record.url}` loads it again",
+                )
             tab, base, base_meta, locator = await self._reopen(record, object_id, action, lines)
             action = {**action, "locator": locator}
+        gesture = _gesture(command, base_meta, files)
+        locator = str(action.get("locator") or "")
         try:
             if object_id.startswith("L"):
-                return tab, base, base_meta, await self.browser.navigate(tab, str(action["label"]))
+                return tab, base, base_meta, await self._follow(tab, action, gesture)
             return tab, base, base_meta, await self.browser.execute(
-                tab, str(action["locator"]), str(action["kind"]), values
+                tab, locator, str(action.get("kind") or ""), values, gesture
             )
         except TabGone:
             raise
@@ -285,6 +297,23 @@ class LiveTabs:
             raise Answer(
                 Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
             ) from None
+
+    async def _follow(self, tab: str, link: dict[str, Any], gesture: Gesture) -> TabCapture:
+        """A link on a live tab is clicked, as a person would: the page's handlers run and the
+        browser follows the href only if the page lets it. A link whose element is not known
+        (a page compiled without a browser, a reopened page) is loaded by its URL."""
+        locator = str(link.get("locator") or "")
+        if gesture.name:
+            if not locator:
+                raise UsageError(f"{gesture.name} needs the link's element, which this page "
+                                 "does not record; follow it with execute instead")
+            return await self.browser.execute(tab, locator, "follow", {}, gesture)
+        if locator:
+            try:
+                return await self.browser.execute(tab, locator, "follow", {}, gesture)
+            except NotFoundError:
+                pass  # re-rendered since the capture: its URL still leads where it did
+        return await self.browser.navigate(tab, str(link["label"]))
 
     async def _reopen(
         self, record: PageRecord, object_id: str, action: Mapping[str, Any], lines: list[str]
@@ -320,7 +349,7 @@ class LiveTabs:
             f"reopened: {why}; the tab shows {current.page_id}"
             + ("" if current.page_id == page else f" ({REOPENED_AS[placed.how]})")
         )
-        if object_id.startswith("L"):
+        if not object_id or object_id.startswith("L"):
             return opened.tab_id, current, current_meta, ""
         locator = _confirm(action, current_meta)
         if locator is None:
@@ -439,6 +468,94 @@ class LiveTabs:
             pass  # already gone: the page is stored all the same
         await self.tabs_closed((tab,))
         return f"closed tab {tab}; {page} stays readable, status stored\n"
+
+
+HISTORY_GESTURES = frozenset({"back", "forward"})
+# How a response says what was done, by gesture ("" the action's own operation).
+DONE_AS = {
+    "": "executed",
+    "dblclick": "double-clicked",
+    "rightclick": "right-clicked",
+    "hover": "hovered over",
+    "focus": "focused",
+    "press": "pressed",
+    "drag": "dragged",
+    "scroll": "scrolled",
+    "upload": "uploaded into",
+    "back": "went back on",
+    "forward": "went forward on",
+}
+
+
+def _action_of(
+    command: ctl.Execute, meta: Mapping[str, Any], page: str
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The stored record of what the command acts on (an action, a link, or the page itself)
+    and the inputs checked against it. NotFoundError / UsageError before anything is done."""
+    object_id = command.object_id
+    if not object_id:
+        return {"kind": "", "control": "page", "label": ""}, {}
+    if object_id.startswith("L"):
+        url = (meta.get("links") or {}).get(object_id)
+        if url is None:
+            raise NotFoundError(f"no link {object_id} on {page}; see {page}/links.tsv")
+        if command.inputs:
+            raise UsageError(f"the link {object_id} takes no inputs")
+        locator = (meta.get("link_locators") or {}).get(object_id, "")
+        return {"kind": "navigate", "control": "link", "label": url, "locator": locator}, {}
+    action = (meta.get("actions") or {}).get(object_id)
+    if action is None:
+        raise NotFoundError(f"no action {object_id} on {page}; see {page}/actions.tsv")
+    if command.gesture:
+        return dict(action), {}
+    return dict(action), check_inputs(object_id, action, command.inputs)
+
+
+def _object_locator(object_id: str, meta: Mapping[str, Any], page: str) -> str:
+    """The locator of an action or link on a page (a drag's drop target)."""
+    found = (meta.get("actions") or {}).get(object_id) or {}
+    locator = found.get("locator") or (meta.get("link_locators") or {}).get(object_id)
+    if not locator:
+        raise NotFoundError(f"no action or link {object_id} to drop onto on {page}; "
+                            f"see {page}/actions.tsv")
+    return str(locator)
+
+
+def _gesture(command: ctl.Execute, meta: Mapping[str, Any], files: tuple[str, ...]) -> Gesture:
+    target = _object_locator(command.target, meta, "the page") if command.target else ""
+    return Gesture(command.gesture, command.keys, target, files, command.scroll,
+                   command.dialog, command.answer)
+
+
+def _did(
+    command: ctl.Execute, title: str, inputs: tuple[str, ...], meta: Mapping[str, Any], page: str
+) -> str:
+    """The response's first line: `double-clicked A0003 clickable "Dolores" on N0001`."""
+    done = DONE_AS[command.gesture]
+    if command.gesture == "press":
+        what = f"{' '.join(command.keys)} on {title}" if command.object_id else " ".join(command.keys)
+    elif command.gesture == "drag":
+        onto = (meta.get("actions") or {}).get(command.target)
+        what = f"{title} onto " + (action_title(command.target, onto) if onto else command.target)
+    elif command.gesture == "scroll":
+        what = f"{title} {command.scroll}".strip() if command.object_id else command.scroll
+    elif command.gesture == "upload":
+        what = f"{title}: {' '.join(command.files)}"
+    elif command.gesture in HISTORY_GESTURES:
+        return f"{done} {page}"
+    else:
+        what = title + (f" with {' '.join(inputs)}" if inputs else "")
+    if command.keys and not command.gesture:
+        what += f", then pressed {' '.join(command.keys)}"
+    line = f"{done} {what} on {page}"
+    if command.answer is not None:
+        return line + f" (a prompt is answered {command.answer!r})"
+    return line + (f" (a dialog is {command.dialog}ed)" if command.dialog else "")
+
+
+def _state_action(command: ctl.Execute, title: str) -> str:
+    """What _state.md says made a state: the action's title, with the gesture if any."""
+    return f"{command.gesture} {title}".strip() if command.gesture else title
 
 
 def _confirm(action: Mapping[str, Any], meta: Mapping[str, Any]) -> str | None:

@@ -38,6 +38,7 @@ def page_meta(page: CompiledPage, capture: Capture) -> dict[str, Any]:
         "content_type": capture.content_type,
         "anchors": {name: paths[i] for name, i in page.anchors if 0 <= i < len(paths)},
         "links": {link.id: link.url for link in page.links},
+        "link_locators": {link.id: link.locator for link in page.links if link.locator},
         "actions": {
             action.id: {
                 "kind": action.kind,

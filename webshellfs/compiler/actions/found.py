@@ -5,7 +5,7 @@ marks, so a page compiled offline keeps only its declared controls.
 
 Each such element is one `click` action (`hover` when hovering is all it listens to), named
 like any control, with the other gestures it listens for in its context (`on: dblclick
-menu`), so an agent knows a double-click or a right-click does something there. A wrapper
+rightclick`), so an agent knows a double-click or a right-click does something there. A wrapper
 whose content already holds a control (a link, a button, another found element) is not a
 second action: the inner one is what a person clicks.
 """
@@ -26,15 +26,27 @@ FOUND_RULES: tuple[tuple[str, ControlRule], ...] = (
     ("item", ControlRule("click", "clickable")),
     ("pointer", ControlRule("click", "clickable")),
     ("dblclick", ControlRule("click", "clickable")),
-    ("menu", ControlRule("click", "clickable")),
+    ("rightclick", ControlRule("click", "clickable")),
     ("drag", ControlRule("click", "draggable")),
     ("drop", ControlRule("click", "drop target")),
-    ("key", ControlRule("click", "focusable")),
+    ("press", ControlRule("click", "focusable")),
     ("focusable", ControlRule("click", "focusable")),
     ("hover", ControlRule("hover", "hover target")),
 )
-# Elements that stand for a control elsewhere (a label clicks its input): not actions.
-STAND_INS = frozenset({"label", "option", "optgroup"})
+# Elements that make a line of their own: a clickable row, card or list item reads as one.
+BLOCK_TAGS = frozenset(
+    {"div", "li", "tr", "p", "section", "article", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6"}
+)
+# Elements that stand for a control elsewhere (an option of a select): not actions.
+STAND_INS = frozenset({"option", "optgroup"})
+# Words that say no more than "clicking it does something": on a label that names a control,
+# that something is the control's own action.
+CLICK_WORDS = frozenset({"click", "pointer", "item"})
+
+
+def _names_a_control(label: HtmlElement) -> bool:
+    return label.get("for") is not None or next(
+        label.iterdescendants(*NATIVE_CONTROLS), None) is not None
 
 
 def holds_operable(element: HtmlElement) -> bool:
@@ -54,7 +66,11 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     words = operable_words(element)
     if not words or element.tag in NOT_CLICKABLE_TAGS or element.tag in STAND_INS:
         return None
+    if element.tag == "label" and _names_a_control(element) and CLICK_WORDS.issuperset(words):
+        return None
     rule = next((r for word, r in FOUND_RULES if word in words), None)
     if rule is None or holds_operable(element):
         return None
-    return register_widget(element, builder, page_index(builder, element), rule)
+    return register_widget(
+        element, builder, page_index(builder, element), rule, block=element.tag in BLOCK_TAGS
+    )

@@ -22,7 +22,7 @@ from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import is_hidden, plain_text, squash
 
 # Gestures of a control worth telling beyond a click (browser/discovery.py's words).
-TOLD_WORDS = ("dblclick", "menu", "key", "hover", "drag", "drop")
+TOLD_WORDS = ("dblclick", "rightclick", "press", "hover", "drag", "drop")
 
 # --- labels ----------------------------------------------------------------------------------
 
@@ -48,9 +48,53 @@ def label_of(element: HtmlElement, page: PageIndex) -> str:
         text = label_element_text(element, page) or combobox_name(element, page)
     if not text:
         text = own_text(element)
+    if text and not any(ch.isalnum() for ch in text):
+        text = squash(element.get("title", "")) or text  # "×" with title="Delete buy milk"
     if not text:
         text = squash(element.get("placeholder", "") or element.get("title", ""))
+    if not text and element.tag in NATIVE_CONTROLS:
+        text = neighbour_text(element)
     return clip(text)
+
+
+# Checkboxes and radios are read with the text after them ("[x] checkbox 1"); other fields
+# with the text before them ("Username [____]").
+TEXT_AFTER_FIRST = frozenset({"checkbox", "radio"})
+MAX_NEIGHBOUR_CHARS = 80
+
+
+def neighbour_text(control: HtmlElement) -> str:
+    """For a control nothing names: the text right next to it, as a person reads the form —
+    a sibling <label> without for=, the words after a checkbox, the words before a field."""
+    after = _text_after(control)
+    before = _text_before(control)
+    kind = input_type(control) if control.tag == "input" else control.tag
+    for text in (after, before) if kind in TEXT_AFTER_FIRST else (before, after):
+        if text and len(text) <= MAX_NEIGHBOUR_CHARS:
+            return text
+    return ""
+
+
+def _text_after(control: HtmlElement) -> str:
+    tail = squash(control.tail or "")
+    if tail:
+        return tail
+    following = control.getnext()
+    if following is not None and following.tag in ("label", "span") and not is_hidden(following):
+        return plain_text(following)
+    return ""
+
+
+def _text_before(control: HtmlElement) -> str:
+    previous = control.getprevious()
+    if previous is not None:
+        if squash(previous.tail or ""):
+            return squash(previous.tail or "")
+        if previous.tag in ("label", "span", "b", "strong") and not is_hidden(previous):
+            return plain_text(previous)
+        return ""
+    parent = control.getparent()
+    return squash(parent.text or "") if parent is not None else ""
 
 
 def combobox_name(control: HtmlElement, page: PageIndex) -> str:
@@ -170,6 +214,6 @@ def operable_words(element: HtmlElement) -> tuple[str, ...]:
 
 
 def gestures_context(element: HtmlElement) -> str:
-    """`on: dblclick menu`: what the element listens for besides a click ("" for nothing)."""
+    """`on: dblclick rightclick`: what the element listens for besides a click ("" for nothing)."""
     told = [word for word in TOLD_WORDS if word in operable_words(element)]
     return "on: " + " ".join(told) if told else ""

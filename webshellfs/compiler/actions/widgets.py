@@ -97,7 +97,10 @@ def register_widget(
     rule: ControlRule,
     *,
     container: bool = False,
+    block: bool = False,
 ) -> Emitted:
+    """Register a non-native control; `block`: its mention stands on a line of its own (a
+    clickable row or card) even with no content to walk inside."""
     role = role_of(element)
     label = editor_label(element, page) if rule is EDITOR_RULE else label_of(element, page)
     label = label or class_hint(element)
@@ -124,7 +127,8 @@ def register_widget(
     descend = container or (
         role != "listbox" and next(element.iterdescendants(*CONTAINER_CONTENT), None) is not None
     )
-    return Emitted(inline=f'[{action_id} {rule.control} "{label}"]', block=descend, descend=descend)
+    inline = f'[{action_id} {rule.control} "{label}"]'
+    return Emitted(inline=inline, block=block or descend, descend=descend)
 
 
 def editor_label(element: HtmlElement, page: PageIndex) -> str:

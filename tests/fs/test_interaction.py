@@ -1,0 +1,214 @@
+"""Script-driven pages through a real mount, as an agent does them: grep the compiled files for
+the text a person would look for, take the address on that line, act with a `.ctl` command,
+grep the new state. The pages (fixtures/site/live/scripted/) declare almost no controls: rows,
+tabs, menus, suggestions and to-dos are made operable by their scripts, so every task here
+depends on what the live page shows operable, and on acting as a person does (double-click,
+right-click, keys, drag, hover, dialogs, uploads)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.live_site import LiveSite
+from tests.conftest import chromium_path, fuse_available, require
+from tests.fs.conftest import Mount, sh
+
+CTL_TIMEOUT = 180
+UPLOAD_TEXT = b"quarterly figures\n"
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveSite]:
+    server = LiveSite()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def uploads(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("uploads")
+    (folder / "notes.txt").write_bytes(UPLOAD_TEXT)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def mount(tmp_path_factory: pytest.TempPathFactory, uploads: Path) -> Iterator[Mount]:
+    require(fuse_available(), "FUSE")
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    base = tmp_path_factory.mktemp("interaction")
+    mounted = Mount(base / "mnt", base / "cache.sqlite")
+    try:
+        yield mounted.start("--browser", "local", "--chromium", chromium,
+                            "--uploads", str(uploads))
+    finally:
+        mounted.cleanup()
+    bad = mounted.bad_log_lines()
+    if bad:
+        pytest.fail("the daemon logged errors:\n" + "\n".join(bad))
+
+
+def ctl(mount: Mount, command: str) -> list[str]:
+    """Run a command that must succeed; its response lines."""
+    result = mount.ctl(command, timeout=CTL_TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.splitlines()
+
+
+def refused(mount: Mount, command: str) -> str:
+    """Run a command that must fail; its response."""
+    result = mount.ctl(command, timeout=CTL_TIMEOUT)
+    assert result.returncode != 0, result.stdout
+    return result.stdout
+
+
+def opened(mount: Mount, live: LiveSite, path: str) -> str:
+    return ctl(mount, f"open {live.url(path)}")[1].split()[0]
+
+
+def landed(lines: list[str]) -> str:
+    """The page an action led to (`→ N0005 …`), or the page it acted on when nothing changed."""
+    for line in lines:
+        found = re.match(r"→ (N\d{4})", line)
+        if found:
+            return found.group(1)
+        found = re.match(r"→ unchanged: (N\d{4})", line)
+        if found:
+            return found.group(1)
+    raise AssertionError(f"no resulting page in {lines}")
+
+
+def grep(mount: Mount, page: str, text: str, where: str = "content/") -> str:
+    """`grep -rn TEXT PAGE/WHERE`: the matching lines (fixed string)."""
+    return sh(f"grep -rnF -- '{text}' {mount.path}/{page}/{where}").stdout
+
+
+def address(mount: Mount, page: str, text: str, where: str = "content/") -> str:
+    """The action id on the line that shows text (in content/, or where): what an agent
+    greps for."""
+    for line in grep(mount, page, text, where).splitlines():
+        found = re.search(r"\[(A\d{4})\b[^\]]*" + re.escape(text), line)
+        if found:
+            return found.group(1)
+    raise AssertionError(f"no action shows {text!r} in {page}:\n" + sh(
+        f"cat {mount.path}/{page}/content/*").stdout)
+
+
+def listening(mount: Mount, page: str, label: str, gesture: str) -> str:
+    """The action labelled `label` whose context says it listens for `gesture`."""
+    script = (f"awk -F'\\t' '$3==\"{label}\" && $4 ~ /on: .*{gesture}/ {{print $1}}' "
+              f"{mount.path}/{page}/actions.tsv")
+    found = sh(script).stdout.split()
+    assert found, sh(f"cat {mount.path}/{page}/actions.tsv").stdout
+    return found[0]
+
+
+def act(mount: Mount, command: str) -> str:
+    return landed(ctl(mount, command))
+
+
+def test_a_todo_app_typed_edited_and_filtered(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/todo.html")
+    field = address(mount, page, "What needs to be done?")
+    page = act(mount, f'execute {page} {field} value="buy milk" --press Enter')
+    page = act(mount, f'execute {page} {field} value="walk the dog" --press Enter')
+    assert "2 items left" in grep(mount, page, "items left")
+    # A double-click on the to-do's text edits it; Enter saves.
+    page = act(mount, f"dblclick {page} {listening(mount, page, 'buy milk', 'dblclick')}")
+    editor = address(mount, page, "Edit buy milk")
+    page = act(mount, f'execute {page} {editor} value="buy oat milk" --press Enter')
+    assert grep(mount, page, "buy oat milk")
+    # Escape cancels an edit.
+    page = act(mount, f"dblclick {page} {listening(mount, page, 'buy oat milk', 'dblclick')}")
+    editor = address(mount, page, "Edit buy oat milk")
+    page = act(mount, f'execute {page} {editor} value="nothing" --press Escape')
+    assert grep(mount, page, "buy oat milk") and not grep(mount, page, "nothing")
+    # "Mark all as complete" is a label over a transparent checkbox: the label is clicked.
+    page = act(mount, f"execute {page} {address(mount, page, 'Mark all as complete')}")
+    assert "0 items left" in grep(mount, page, "items left")
+    # The filter links change only the fragment: clicked, the page's handler filters.
+    link = sh(f"awk -F'\\t' '$3==\"Active\"{{print $1}}' {mount.path}/{page}/links.tsv").stdout
+    page = act(mount, f"execute {page} {link.strip()}")
+    assert not grep(mount, page, "walk the dog")
+
+
+def test_inbox_rows_and_a_scripted_pager(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/inbox.html")
+    row = address(mount, page, "Dolores")
+    assert re.search(rf"^\[{row} clickable \"Dolores Lunch on Friday\?\"\]$",
+                     grep(mount, page, "Dolores").split(":", 2)[2], re.M)
+    after = act(mount, f"execute {page} {row}")
+    assert grep(mount, after, "Shall we meet at noon?")
+    older = act(mount, f"execute {after} {address(mount, after, 'Older')}")
+    assert grep(mount, older, "Farida") and not grep(mount, older, "Catarina")
+
+
+def test_context_menu_drag_slider_and_hover(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/widgets.html")
+    note = address(mount, page, "Right-click this note")
+    assert "rightclick" in sh(f"grep '^{note}' {mount.path}/{page}/actions.tsv").stdout
+    menu = act(mount, f"rightclick {page} {note}")
+    renamed = act(mount, f"execute {menu} {address(mount, menu, 'Rename')}")
+    assert grep(mount, renamed, "Note: renamed")
+    dropped = act(mount, f"drag {renamed} {address(mount, renamed, 'Apple')} "
+                         f"{address(mount, renamed, 'Fruit bin')}")
+    assert grep(mount, dropped, "Bin: Apple")
+    louder = act(mount, f"execute {dropped} {address(mount, dropped, 'Volume')} volume=7")
+    assert grep(mount, louder, "Volume: 7")
+    hinted = act(mount, f"hover {louder} {address(mount, louder, 'Hover for a hint')}")
+    assert grep(mount, hinted, "Tip: the bin takes fruit only")
+    folder = act(mount, f"execute {hinted} {address(mount, hinted, 'Spam')}")
+    assert grep(mount, folder, "Folder: Spam")
+    pressed = act(mount, f"press {folder} x")
+    assert grep(mount, pressed, "Pressed x")
+
+
+def test_dialogs_answered_as_the_command_says(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/widgets.html")
+    delete = address(mount, page, "Delete everything")
+    lines = ctl(mount, f"execute {page} {delete} --dismiss")
+    assert any("dialog: confirm 'Delete everything?' → dismissed" in line for line in lines)
+    greeted = act(mount, f"execute {page} {address(mount, page, 'Say hello')} --answer Ada")
+    assert grep(mount, greeted, "Hello, Ada")
+    gone = act(mount, f"execute {greeted} {delete}")
+    assert grep(mount, gone, "Everything is gone")
+
+
+def test_a_result_that_arrives_two_seconds_later(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/widgets.html")
+    after = act(mount, f"execute {page} {address(mount, page, 'Fetch the forecast')}")
+    assert grep(mount, after, "Forecast: sunny, 21 degrees")
+
+
+def test_upload_from_the_uploads_directory_only(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/widgets.html")
+    field = address(mount, page, "Attachment")
+    after = act(mount, f"upload {page} {field} notes.txt")
+    assert grep(mount, after, f"Attached notes.txt ({len(UPLOAD_TEXT)} bytes)")
+    assert "outside the uploads directory" in refused(mount, f"upload {page} {field} ../x/../../etc/passwd")
+    assert "no file 'missing.txt'" in refused(mount, f"upload {page} {field} missing.txt")
+
+
+def test_script_tabs_and_an_autocomplete_of_plain_divs(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/tabs.html")
+    team = address(mount, page, "Team", where="")
+    after = act(mount, f"execute {page} {team}")
+    assert grep(mount, after, "Team costs 25 EUR a month")
+    typed = act(mount, f"execute {after} {address(mount, after, 'City')} city=Li")
+    chosen = act(mount, f"execute {typed} {address(mount, typed, 'Lisbon')}")
+    assert grep(mount, chosen, "Chosen: Lisbon")
+
+
+def test_bad_gestures_are_refused_and_the_tab_stays_usable(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/widgets.html")
+    assert "is not a key" in refused(mount, f"press {page} Hyper+q")
+    assert "no action or link A0999" in refused(mount, f"drag {page} A0002 A0999")
+    assert "no action A0999" in refused(mount, f"dblclick {page} A0999")
+    assert "unknown option '--maybe'" in refused(mount, f"execute {page} A0007 --maybe")
+    pressed = act(mount, f"press {page} y")
+    assert grep(mount, pressed, "Pressed y")
