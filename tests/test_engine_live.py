@@ -328,7 +328,7 @@ def test_a_control_that_the_reopened_page_lacks_is_not_acted_on(
         await ask(engine, f"open {live.url('/combobox.html')}")
         await ask(engine, "execute N0001 A0001")  # opens the list box: state N0002 offers colours
         await ask(engine, "close N0002")
-        assert await ask(engine, "execute N0002 A0002 value=red", Outcome.FAILED) == [
+        assert await ask(engine, "execute N0002 A0004 value=red", Outcome.FAILED) == [
             (
                 "reopened: N0002 had no open tab (it is a state made by an action: its URL is "
                 "reopened as it loads now); the tab shows N0001 (as in that earlier state)"

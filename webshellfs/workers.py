@@ -21,7 +21,7 @@ import resource
 import trio
 import trio_parallel
 
-from webshellfs.compiler import compile_page
+from webshellfs.compiler import PriorActions, compile_page
 from webshellfs.contract.records import CompiledPage
 from webshellfs.errors import CompileError
 
@@ -64,11 +64,15 @@ async def warm_up() -> None:
 
 
 async def compile_in_worker(
-    body: bytes, url: str, content_type: str, limiter: trio.CapacityLimiter
+    body: bytes,
+    url: str,
+    content_type: str,
+    limiter: trio.CapacityLimiter,
+    prior: PriorActions | None = None,
 ) -> CompiledPage:
     """compile_page in a worker process; killed if the caller is cancelled (its deadline).
     Raises CompileError when the worker ran out of memory or died."""
-    job = functools.partial(compile_page, content_type=content_type)
+    job = functools.partial(compile_page, content_type=content_type, prior=prior)
     try:
         return await trio_parallel.run_sync(job, body, url, kill_on_cancel=True, limiter=limiter)
     except MemoryError:

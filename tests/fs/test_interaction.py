@@ -212,3 +212,22 @@ def test_bad_gestures_are_refused_and_the_tab_stays_usable(mount: Mount, live: L
     assert "unknown option '--maybe'" in refused(mount, f"execute {page} A0007 --maybe")
     pressed = act(mount, f"press {page} y")
     assert grep(mount, pressed, "Pressed y")
+
+
+def ids_by_label(mount: Mount, page: str) -> dict[str, str]:
+    rows = sh(f"tail -n +2 {mount.path}/{page}/actions.tsv").stdout.splitlines()
+    return {row.split("\t")[2]: row.split("\t")[0] for row in rows}
+
+
+def test_a_control_keeps_its_id_across_the_states_of_a_page(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/combobox.html")
+    before = ids_by_label(mount, page)
+    opened_list = act(mount, f"execute {page} {before['Colour: choose']}")
+    after = ids_by_label(mount, opened_list)
+    assert after["Finish"] == before["Finish"]
+    assert after["Primer coat"] == before["Primer coat"]
+    new = set(after.values()) - set(before.values())
+    assert new and min(new) > max(before.values())  # the list box: an id no state used
+    chosen = act(mount, f"execute {opened_list} {min(new)} value=Blue")
+    assert grep(mount, chosen, "Colour: Blue")
+    assert ids_by_label(mount, chosen)["Finish"] == before["Finish"]

@@ -202,9 +202,12 @@ def test_a_list_box_opened_by_execute_offers_its_options(mount: Mount, live: Liv
     assert before[0] == "A0001\tclick\tColour: choose\t"
     assert not [line for line in before if "Red" in line]
     opened_state = result_page(ctl(mount, f"execute {page} A0001"))
+    # The list box is a new control: a number no state of the page used; the others keep theirs.
     assert actions(mount, opened_state)[1] == (
-        "A0002\tselect\tRed Blue\tvalue(listbox: red=Red|blue=Blue)")
-    chosen = result_page(ctl(mount, f"execute {opened_state} A0002 value=Blue"))
+        "A0004\tselect\tRed Blue\tvalue(listbox: red=Red|blue=Blue)")
+    assert [line.split("\t")[0] for line in actions(mount, opened_state)] == [
+        "A0001", "A0004", "A0002", "A0003"]
+    chosen = result_page(ctl(mount, f"execute {opened_state} A0004 value=Blue"))
     assert sh(f"grep -rh '^Colour:' {mount.path}/{chosen}/content/").stdout == "Colour: Blue\n"
     assert not [line for line in actions(mount, chosen) if "Red" in line]
 

@@ -7,16 +7,20 @@ PDF, JSON, CSV, text, markdown and images through nonhtml.py.
 from __future__ import annotations
 
 from webshellfs.compiler import walker
+from webshellfs.compiler.identity import KnownAction, PriorActions
 from webshellfs.compiler.nonhtml import compile_nonhtml
 from webshellfs.contract.records import CompiledPage
 
-__all__ = ["compile_page"]
+__all__ = ["KnownAction", "PriorActions", "compile_page"]
 
 
-def compile_page(data: bytes | str, url: str, *, content_type: str = "") -> CompiledPage:
-    """Compile one captured document. Pure and deterministic; never raises."""
+def compile_page(
+    data: bytes | str, url: str, *, content_type: str = "", prior: PriorActions | None = None
+) -> CompiledPage:
+    """Compile one captured document. Pure and deterministic; never raises. prior: for a new
+    state of a page, the actions of the state before, whose ids it keeps (identity.py)."""
     if isinstance(data, bytes):
         other = compile_nonhtml(data, url, content_type)
         if other is not None:
             return other
-    return walker.compile_page(data, url, content_type=content_type)
+    return walker.compile_page(data, url, content_type=content_type, prior=prior)

@@ -14,6 +14,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
+from webshellfs.compiler.identity import ActionIds, PriorActions
 from webshellfs.contract.addresses import format_object_id
 from webshellfs.contract.records import (
     Action,
@@ -75,8 +76,11 @@ class PageBuilder:
             registering the links and controls inside it (used for table cells, labels with links).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prior: PriorActions | None = None) -> None:
+        """prior: the actions of the state before, for a new state of the same page (their
+        ids are kept; see identity.py)."""
         self.url = url
+        self._action_ids = ActionIds(prior)
         self.base_url = url
         self.title = ""
         self.lang = ""
@@ -86,6 +90,7 @@ class PageBuilder:
         self.links: list[Link] = []
         self.images: list[Image] = []
         self.actions: list[Action] = []
+        self._action_index: dict[str, int] = {}
         self.tables: list[Table] = []
         self.facts: list[Fact] = []
         self.resources: list[Resource] = []
@@ -156,9 +161,6 @@ class PageBuilder:
         self.images.append(Image(image_id, src, description, self.current))
         return image_id
 
-    def next_action_id(self) -> str:
-        return format_object_id("A", len(self.actions) + 1)
-
     def add_action(
         self,
         kind: str,
@@ -170,11 +172,16 @@ class PageBuilder:
         target: str = "",
         locator: str = "",
     ) -> str:
-        action_id = self.next_action_id()
+        action_id = self._action_ids.claim(kind, control, label, locator)
+        self._action_index[action_id] = len(self.actions)
         self.actions.append(
             Action(action_id, kind, control, label, context, fields, self.current, target, locator)
         )
         return action_id
+
+    def action(self, action_id: str) -> Action:
+        """An action registered earlier in this compile, by its id."""
+        return self.actions[self._action_index[action_id]]
 
     def next_table_id(self) -> str:
         return format_object_id("T", len(self.tables) + 1)
@@ -245,6 +252,7 @@ class PageBuilder:
             ),
             images=shifted(self.images),
             actions=shifted(self.actions),
+            next_action=self._action_ids.next_number,
             facts=tuple(self.facts),
             resources=tuple(self.resources),
             anchors=tuple((name, index - offset) for name, index in self.anchors.items()),

@@ -35,6 +35,7 @@ from webshellfs.compiler.boilerplate import (
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden, without_controls
 from webshellfs.compiler.facts import extract_facts
+from webshellfs.compiler.identity import PriorActions
 from webshellfs.compiler.parse import parse
 from webshellfs.compiler.rules import (
     BLOCK_TAGS,
@@ -858,10 +859,12 @@ def render_inline(element: HtmlElement, builder: PageBuilder, page: PageContext)
     return walker.rendered()
 
 
-def compile_page(data: bytes | str, url: str, *, content_type: str = "") -> CompiledPage:
+def compile_page(
+    data: bytes | str, url: str, *, content_type: str = "", prior: PriorActions | None = None
+) -> CompiledPage:
     """Compile one captured document. Pure and deterministic; never raises: whatever cannot be
-    read is said in the page's notes."""
-    builder = PageBuilder(url)
+    read is said in the page's notes. prior: a new state's previous actions (identity.py)."""
+    builder = PageBuilder(url, prior)
     try:
         _compile_html(data, content_type, builder)
     # The last line of defence: a page always comes out, and its notes say why it is short.

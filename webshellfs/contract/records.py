@@ -154,7 +154,8 @@ class CompiledPage:
 
     `anchors` maps each element id (`#fragment`) to the section it sits in, for `resolve`.
     `notes` says what was cut or could not be read (truncation, limits reached, charset guesses);
-    the layout prints them in `_map.md`, so nothing is dropped silently.
+    the layout prints them in `_map.md`, so nothing is dropped silently. `next_action`: the
+    lowest action number no state of this page has used (compiler/identity.py).
     """
 
     url: str
@@ -169,3 +170,4 @@ class CompiledPage:
     resources: tuple[Resource, ...] = ()
     anchors: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = field(default=())
+    next_action: int = 1

@@ -38,6 +38,7 @@ import trio
 
 from webshellfs import ctl, search
 from webshellfs.browser import BrowserFetcher, CapturedResponse, TabCapture
+from webshellfs.compiler import PriorActions
 from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
 from webshellfs.contract.addresses import PageId
@@ -348,11 +349,15 @@ class Engine:
         return text + (note + "\n" if note else "")
 
     async def _compile(
-        self, capture: Capture, responses: Sequence[CapturedResponse] = ()
+        self,
+        capture: Capture,
+        responses: Sequence[CapturedResponse] = (),
+        prior: PriorActions | None = None,
     ) -> Compiled:
-        """Compile a capture in a worker process (killed if the deadline passes)."""
+        """Compile a capture in a worker process (killed if the deadline passes). prior: for a
+        new state of a page, the actions whose ids it keeps."""
         page = await compile_in_worker(
-            capture.body, capture.url, capture.content_type, self._compile_slots
+            capture.body, capture.url, capture.content_type, self._compile_slots, prior
         )
         return await trio.to_thread.run_sync(_finish_compiled, page, responses)
 
@@ -363,7 +368,8 @@ class Engine:
         """Store a compiled capture as a new page (a state when `state` says what made it)."""
         page = compiled.page
         # files/digest: what the next state is compared with; state_of: the page it is a state of.
-        meta = {**page_meta(page, capture), "files": compiled.digests, "digest": compiled.digest}
+        meta = {**page_meta(page, capture), "files": compiled.digests, "digest": compiled.digest,
+                "next_action": page.next_action}
         if state is not None:
             meta["state_of"] = state.previous
         store_it = functools.partial(

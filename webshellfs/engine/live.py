@@ -22,6 +22,7 @@ import trio
 
 from webshellfs import ctl
 from webshellfs.browser import Browser, BrowserFetcher, Gesture, TabCapture, TabGone
+from webshellfs.compiler import KnownAction, PriorActions
 from webshellfs.contract.layout import FileDiff, clean_field, diff_files, state_digest
 from webshellfs.engine.inputs import action_title, check_inputs
 from webshellfs.engine.records import Answer, Outcome
@@ -190,11 +191,14 @@ class LiveTabs:
         navigated: bool | None = None,
     ) -> _Placed:
         """Store what the tab shows after acting on base (unless it is already stored).
-        navigated: whether it is another page (default: what the browser said)."""
-        compiled = await self._compile(result.capture, result.kept)
+        navigated: whether it is another page (default: what the browser said). A state of
+        the same page keeps the ids of base's controls that are still there."""
+        elsewhere = result.navigated if navigated is None else navigated
+        prior = None if elsewhere else prior_actions(base_meta)
+        compiled = await self._compile(result.capture, result.kept, prior)
         capture = result.capture
         resources = compiled.page.resources
-        if result.navigated if navigated is None else navigated:
+        if elsewhere:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id)
             return _Placed(record, "page", resources=resources)
         if compiled.digest == base_meta.get("digest"):
@@ -468,6 +472,18 @@ class LiveTabs:
             pass  # already gone: the page is stored all the same
         await self.tabs_closed((tab,))
         return f"closed tab {tab}; {page} stays readable, status stored\n"
+
+
+def prior_actions(meta: Mapping[str, Any]) -> PriorActions:
+    """A stored page's actions as the next state of it keeps their ids."""
+    actions = meta.get("actions") or {}
+    known = tuple(
+        KnownAction(action_id, str(a.get("kind", "")), str(a.get("control", "")),
+                    str(a.get("label", "")), str(a.get("locator", "")))
+        for action_id, a in actions.items()
+    )
+    used = max((int(action_id[1:]) for action_id in actions), default=0) + 1
+    return PriorActions(known, max(used, int(meta.get("next_action") or 1)))
 
 
 HISTORY_GESTURES = frozenset({"back", "forward"})

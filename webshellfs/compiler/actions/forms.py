@@ -145,7 +145,7 @@ def form_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     form = register_form(element, builder, page_index(builder, element))
     if form is None:
         return None
-    action = builder.actions[int(form.action_id[1:]) - 1]
+    action = builder.action(form.action_id)
     shown = " ".join(f"{f.name}({f.type})" for f in action.fields[:MENTION_FIELDS])
     if len(action.fields) > MENTION_FIELDS:
         shown += " …"

@@ -1,0 +1,68 @@
+"""Action ids kept across the states of one page.
+
+An agent that remembers `A0002` from one state and acts on it in the next must reach the same
+control. So a state compiled after an action on the same URL is given the actions of the state
+before (`PriorActions`): a control of the same kind and label keeps its id (the same element
+in the live tab first, then the others in document order); any other control gets a number
+never used on that page's states (`next_number` counts across them all), so an id never names
+two different controls.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass
+
+from webshellfs.contract.addresses import format_object_id
+
+
+@dataclass(frozen=True)
+class KnownAction:
+    """An action of the state before: its id and what makes it the same control."""
+
+    id: str
+    kind: str
+    control: str
+    label: str
+    locator: str = ""
+
+
+@dataclass(frozen=True)
+class PriorActions:
+    """The state before's actions, and the next action number no state of the page used."""
+
+    actions: tuple[KnownAction, ...] = ()
+    next_number: int = 1
+
+
+class ActionIds:
+    """Hands out action ids for one compile: a kept id for a known control, else a new one."""
+
+    def __init__(self, prior: PriorActions | None = None) -> None:
+        prior = prior or PriorActions()
+        self.next_number = prior.next_number
+        self._by_locator: dict[str, KnownAction] = {}
+        self._by_identity: dict[tuple[str, str, str], deque[KnownAction]] = defaultdict(deque)
+        for known in prior.actions:
+            if known.locator:
+                self._by_locator[known.locator] = known
+            self._by_identity[(known.kind, known.control, known.label)].append(known)
+        self._claimed: set[str] = set()
+
+    def claim(self, kind: str, control: str, label: str, locator: str) -> str:
+        """The id for a control found now (called in document order)."""
+        identity = (kind, control, label)
+        known = self._by_locator.get(locator)
+        if known is None or (known.kind, known.control, known.label) != identity or (
+            known.id in self._claimed
+        ):
+            candidates = self._by_identity.get(identity, deque())
+            while candidates and candidates[0].id in self._claimed:
+                candidates.popleft()
+            known = candidates.popleft() if candidates else None
+        if known is not None:
+            self._claimed.add(known.id)
+            return known.id
+        action_id = format_object_id("A", self.next_number)
+        self.next_number += 1
+        return action_id
