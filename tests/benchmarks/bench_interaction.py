@@ -153,7 +153,8 @@ class Agent:
         self.run_number = run
         self.read = 0
         self.pages: list[str] = []
-        self.transcript: list[str] = []  # each command and the line naming where it led
+        # Each command with the line naming where it led, each address with the line it was on.
+        self.transcript: list[str] = []
 
     # reading ------------------------------------------------------------------------------
 
@@ -180,7 +181,7 @@ class Agent:
         answer = self.daemon.ctl(command)
         self.read += len(answer.text)
         led = [line for line in answer.text.splitlines() if line.startswith("→")]
-        self.transcript.append(f"{command}  {led[0] if led else ''}".rstrip())
+        self.transcript.append(f"$ {command}  {led[0] if led else ''}".rstrip())
         if not answer.ok:
             raise TaskFailed(f"`{command}` failed:\n{answer.text.strip()}")
         return answer.text
@@ -221,12 +222,12 @@ class Agent:
             candidates = [ident for line in lines for ident in _refs_showing(line, text)]
             if not candidates:
                 continue
-            if not want:
-                return candidates[0]
             for ident in dict.fromkeys(candidates):
-                columns = self.row(page, ident)
-                if columns and (columns[1] == want or re.search(
+                columns = self.row(page, ident) if want else []
+                if not want or columns and (columns[1] == want or re.search(
                         rf"\bon: [^\t]*\b{want}\b", columns[3] if len(columns) > 3 else "")):
+                    shown = next(line for line in lines if f"[{ident}" in line)
+                    self.transcript.append(f"# {text!r} is {ident}: {shown}")
                     return ident
         raise TaskFailed(f"no address for {text!r}{f' ({want})' if want else ''} in {page}; "
                          f"its content/:\n" + self.shell(f"cat {page}/content/*"))
@@ -491,8 +492,8 @@ def run_tasks(daemon: Daemon, site: LiveSite, rounds: int, only: str) -> dict[st
                 task(agent)
                 result.passed += 1
             except TaskFailed as failure:
-                steps = "\n".join(f"  $ {step}" for step in agent.transcript)
-                result.failures.append(f"{failure}\ncommands:\n{steps}")
+                steps = "\n".join(f"  {step}" for step in agent.transcript)
+                result.failures.append(f"{failure}\nsteps:\n{steps}")
             result.runs += 1
             result.read.append(agent.read)
             for page in dict.fromkeys(reversed(agent.pages)):
@@ -575,6 +576,7 @@ def execute_cost(daemon: Daemon, site: LiveSite, rounds: int, warmup: int = 3) -
         bare_page.goto(url)
 
         async def rounds_run() -> None:
+            nonlocal page
             opened = await ours.open(url)
             root = lxml.html.document_fromstring(opened.capture.body)
             locators = {name: root.xpath(f"//ul[@class='folders']/li[normalize-space()="
@@ -589,8 +591,10 @@ def execute_cost(daemon: Daemon, site: LiveSite, rounds: int, warmup: int = 3) -
                 await ours.execute(opened.tab_id, locators[name], "click")
                 room = (time.perf_counter() - started) * 1000
                 whole = daemon.ctl(f"execute {page} {through_mount[name]}")
-                if not whole.ok:
+                landed = re.search(r"^→ (?:unchanged: )?(N\d{4})", whole.text, re.M)
+                if not whole.ok or landed is None:
                     raise SystemExit(f"execute through the mount failed:\n{whole.text}")
+                page = landed.group(1)  # the state the tab shows now, as an agent goes on
                 if index >= warmup:
                     figures["bare click+content"].append(bare)
                     figures["execute (browser room)"].append(room)
