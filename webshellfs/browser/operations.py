@@ -156,14 +156,16 @@ async def hover(element: Locator, values: Mapping[str, str], timeout: float) -> 
 
 
 # What a field is, for a value Playwright's fill refused: [tag, type, min, max, ARIA value
-# now, ARIA min, ARIA max].
+# now, ARIA min, ARIA max, the id of the list a combobox pops up].
 _DESCRIBE_INPUT = """
 (found) => {
   const el = found[0];
   if (!el) return null;
   const aria = (name) => el.getAttribute('aria-value' + name) || '';
+  const popup = el.getAttribute('role') === 'combobox'
+    ? el.getAttribute('aria-controls') || el.getAttribute('aria-owns') || '' : '';
   return [el.localName, (el.type || '').toLowerCase(), el.min || '', el.max || '',
-    aria('now'), aria('min'), aria('max')];
+    aria('now'), aria('min'), aria('max'), popup];
 }
 """
 # A range input set as a drag of its thumb leaves it: the value, then input and change events.
@@ -180,11 +182,35 @@ _SET_RANGE = """
 _REFUSED_VALUE = ("Malformed value", 'cannot be filled', "Element is not an <input>")
 # An ARIA slider moved by keys goes at most this many steps.
 MAX_SLIDER_STEPS = 500
+MAX_TYPED_CHARS = 200
+
+
+# A text field that acts on each key (an autocomplete filtering its list on keyup, a combobox)
+# hears nothing from fill's single input event: it is typed into key by key, as a person
+# types. Known by its role or aria-autocomplete, or by the key listeners the page gave it
+# (the log browser/discovery.py installs). A long value is filled but for its last
+# MAX_TYPED_CHARS, which are typed: the keys the page hears end on the whole value.
+_TYPED_FIELD = """
+(found) => {
+  const el = found[0];
+  const typed = el && (el.localName === 'textarea'
+    || (el.localName === 'input' && ['text', 'search', 'email', 'url', 'tel'].includes(el.type)));
+  if (!typed) return false;
+  if (el.getAttribute('role') === 'combobox' || el.hasAttribute('aria-autocomplete')) return true;
+  const log = window.__wsfsListeners;
+  return !!log && log.types(el).some((type) => type.startsWith('key'));
+}
+"""
 
 
 async def fill(element: Locator, values: Mapping[str, str], timeout: float) -> None:
     """Type the value; a date, time, range or ARIA slider takes it in its own form."""
     value = single_value(values, "fill")
+    if value and await element.evaluate_all(_TYPED_FIELD):
+        head, tail = value[:-MAX_TYPED_CHARS], value[-MAX_TYPED_CHARS:]
+        await element.fill(head, timeout=timeout)
+        await element.press_sequentially(tail, timeout=timeout)
+        return
     try:
         await element.fill(value, timeout=timeout)
         return
@@ -194,7 +220,7 @@ async def fill(element: Locator, values: Mapping[str, str], timeout: float) -> N
     described = await element.evaluate_all(_DESCRIBE_INPUT)
     if described is None:
         raise NotFoundError("the element is no longer on the page")
-    tag, kind, low, high, now, aria_low, aria_high = described
+    tag, kind, low, high, now, aria_low, aria_high, popup = described
     if tag == "input" and kind == "range":
         number_in_range(value, low, high)
         await element.evaluate(_SET_RANGE, value)
@@ -202,8 +228,18 @@ async def fill(element: Locator, values: Mapping[str, str], timeout: float) -> N
         await element.fill(field_value(kind, value), timeout=timeout)
     elif now:
         await _slide(element, number_in_range(value, aria_low, aria_high), timeout)
+    elif popup:
+        await _choose_in_popup(element, popup, value, timeout)
     else:
         raise UsageError("the element takes no typed value; execute it without one to click it")
+
+
+async def _choose_in_popup(combobox: Locator, popup: str, wanted: str, timeout: float) -> None:
+    """A combobox that takes no typing (select-only) is chosen as a person does: click it
+    open, then click the option in the list it pops up."""
+    if await combobox.get_attribute("aria-expanded", timeout=timeout) != "true":
+        await combobox.click(timeout=timeout)
+    await select(combobox.page.locator(attribute_selector("id", popup)), {"value": wanted}, timeout)
 
 
 async def _slide(slider: Locator, wanted: float, timeout: float) -> None:

@@ -6,6 +6,8 @@ own text or value, an image's alt, placeholder, then title.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.index import PageIndex
@@ -111,18 +113,23 @@ def label_element_text(control: HtmlElement, page: PageIndex) -> str:
 
 
 def text_without(label: HtmlElement, control: HtmlElement) -> str:
-    """A label's text, leaving out the control inside it and any other control's options.
+    """A label's text, leaving out the control inside it and any other control's options."""
+    return _text_leaving_out(label, lambda node: node is control)
+
+
+def _text_leaving_out(root: HtmlElement, left_out: Callable[[HtmlElement], bool]) -> str:
+    """root's visible text without the elements left_out says, nor any control's options.
     Iterative, like dom.plain_text, so no nesting depth reaches the recursion limit."""
     parts: list[str] = []
-    stack: list[HtmlElement | str] = [label]
+    stack: list[HtmlElement | str] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, str):
             parts.append(node)
             continue
-        if node is not label and node.tail:
+        if node is not root and node.tail:
             stack.append(node.tail)
-        if node is control or not isinstance(node.tag, str) or node.tag in LABEL_SKIP:
+        if not isinstance(node.tag, str) or node.tag in LABEL_SKIP or left_out(node):
             continue
         if is_hidden(node):
             continue
@@ -132,6 +139,9 @@ def text_without(label: HtmlElement, control: HtmlElement) -> str:
 
 
 DEFAULT_BUTTON_TEXT = {"submit": "Submit", "image": "Submit", "reset": "Reset"}
+# An expanded tree item or menu item holds the list it opened; those items are not its name.
+GROUP_OWNERS = frozenset({"treeitem", "menuitem"})
+OWNED_GROUPS = frozenset({"group", "menu", "tree"})
 
 
 def own_text(element: HtmlElement) -> str:
@@ -146,7 +156,12 @@ def own_text(element: HtmlElement) -> str:
     if element.tag in ("select", "textarea"):
         return ""
     heading = next(element.iterdescendants(*HEADING_TAGS), None)
-    text = plain_text(heading if heading is not None else element)  # a clickable card: its title
+    if heading is not None:
+        text = plain_text(heading)  # a clickable card: its title
+    elif role_of(element) in GROUP_OWNERS:
+        text = _text_leaving_out(element, lambda node: role_of(node) in OWNED_GROUPS)
+    else:
+        text = plain_text(element)
     if text:
         return text
     return icon_name(element)
