@@ -231,3 +231,13 @@ def test_a_control_keeps_its_id_across_the_states_of_a_page(mount: Mount, live: 
     chosen = act(mount, f"execute {opened_list} {min(new)} value=Blue")
     assert grep(mount, chosen, "Colour: Blue")
     assert ids_by_label(mount, chosen)["Finish"] == before["Finish"]
+
+
+def test_hidden_panels_are_greppable_with_what_reveals_them(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/tabs.html")
+    line = grep(mount, page, "Team costs 25 EUR")
+    found = re.search(r'\[hidden until (A\d{4}) link "Team"\] Team costs 25 EUR', line)
+    assert found, line
+    shown = act(mount, f"execute {page} {found.group(1)}")
+    assert "hidden until" not in grep(mount, shown, "Team costs 25 EUR")
+    assert "[hidden until" in grep(mount, shown, "Basic costs 5 EUR")

@@ -242,7 +242,8 @@ DOM_SETTLE = """
 #  - current field values, checked and selected states become attributes;
 #  - open shadow roots are inlined (slots filled with what they show);
 #  - same-origin iframes are inlined as <div data-wsfs-frame="URL">, with absolute URLs;
-#  - elements that are not rendered get the `hidden` attribute (the compiler skips them);
+#  - the outermost elements that are not rendered get the `hidden` attribute (the compiler
+#    skips them, or marks their text with what reveals it);
 #  - rendered elements that people cannot see (clipped to nothing, a box of at most one pixel
 #    that cuts off its overflow, far off the page to the left or above, text indented out)
 #    get `data-wsfs-unseen` (the compiler moves their text to boilerplate/hidden.md);
@@ -373,7 +374,9 @@ SNAPSHOT = r"""
     }
     const marked = shown && parentSeen && unseen(el);
     const seen = parentSeen && !marked;
-    out.push(openTag(el, inFrame, shown, marked, ops));
+    // Only the outermost element that is not rendered says `hidden`: what is inside it is
+    // hidden with it, and shows with it when an action reveals it (compiler/reveal.py).
+    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops));
     if (VOID.has(name)) return;
     if (RAW.has(name)) {
       out.push(el.textContent.replace(/<\/(script|style)/gi, '<\\/$1'));

@@ -7,6 +7,7 @@ here, so identifiers come out in document order whichever room found the object.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -37,6 +38,9 @@ LOCATOR_ATTRIBUTE = "data-wsfs-id"
 OPERABLE_ATTRIBUTE = "data-wsfs-op"
 
 _R = TypeVar("_R", Image, Action, Table)
+# Around the number of a control that reveals hidden text, until build() names it.
+REVEAL_MARK = "\u2063"
+_REVEAL_TOKEN = re.compile(REVEAL_MARK + r"(\d+)" + REVEAL_MARK)
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ class PageBuilder:
         self.images: list[Image] = []
         self.actions: list[Action] = []
         self._action_index: dict[str, int] = {}
+        self._reveal_locators: list[str] = []
+        self._reveal_names: list[str] | None = None
         self.tables: list[Table] = []
         self.facts: list[Fact] = []
         self.resources: list[Resource] = []
@@ -216,6 +222,27 @@ class PageBuilder:
     def add_fact(self, key: str, value: str) -> None:
         self.facts.append(Fact(key, value))
 
+    def reveal_mark(self, locator: str) -> str:
+        """A placeholder for the control at locator, in a `[hidden until …]` mark: the control
+        may come later in the document, so its id is put in at build()."""
+        self._reveal_locators.append(locator)
+        return f"{REVEAL_MARK}{len(self._reveal_locators) - 1}{REVEAL_MARK}"
+
+    def _revealed_lines(self, lines: list[str]) -> tuple[str, ...]:
+        if not self._reveal_locators:
+            return tuple(lines)
+        if self._reveal_names is None:
+            named = {a.locator: f'{a.id} {a.control} "{a.label}"' for a in self.actions}
+            for link in self.links:
+                named.setdefault(link.locator, f'{link.id} link "{link.text}"')
+            self._reveal_names = [named.get(loc, "an action") for loc in self._reveal_locators]
+        names = self._reveal_names
+        return tuple(
+            _REVEAL_TOKEN.sub(lambda m: names[int(m.group(1))], line) if REVEAL_MARK in line
+            else line
+            for line in lines
+        )
+
     def note(self, text: str) -> None:
         """Record something cut or guessed; it is printed in `_map.md`."""
         if text not in self.notes:
@@ -229,7 +256,7 @@ class PageBuilder:
         drop_intro = not self._sections[0].lines and not self._attached(0)
         offset = 1 if drop_intro else 0
         sections = tuple(
-            Section(d.kind, d.name, d.path, tuple(d.lines))  # type: ignore[arg-type]
+            Section(d.kind, d.name, d.path, self._revealed_lines(d.lines))  # type: ignore[arg-type]
             for d in self._sections[offset:]
         )
 

@@ -37,6 +37,7 @@ from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidd
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.identity import PriorActions
 from webshellfs.compiler.parse import parse
+from webshellfs.compiler.reveal import Revealers
 from webshellfs.compiler.rules import (
     BLOCK_TAGS,
     CONTROL_TAGS,
@@ -117,6 +118,13 @@ class PageContext:
     main_path: frozenset[HtmlElement]
     weights: TextWeights
     _resolver: UrlResolver | None = None
+    _revealers: Revealers | None = None
+
+    def revealers(self, element: HtmlElement) -> Revealers:
+        """Made at the first hidden element that might be shown (most pages have none)."""
+        if self._revealers is None:
+            self._revealers = Revealers(element.getroottree().getroot())
+        return self._revealers
 
     def resolver(self, builder: PageBuilder) -> UrlResolver:
         """Made on first use, once the walk has set the builder's base URL."""
@@ -250,7 +258,9 @@ class Walker:
         if element.tail:
             stack.append(element.tail)
         tag = element.tag
-        if not isinstance(tag, str) or tag in SKIP_TAGS or is_hidden(element):
+        if not isinstance(tag, str) or tag in SKIP_TAGS:
+            return
+        if is_hidden(element) and not self._reveal(element, stack):
             return
         hides = self._hides_text(element, tag)
         if hides and self._set_aside(element, tag):
@@ -277,6 +287,19 @@ class Walker:
         stack.extend(reversed(element))
         if element.text:
             self._add_text(element.text)
+
+    def _reveal(self, element: HtmlElement, stack: list) -> bool:
+        """Whether to walk a hidden element after all: when a control shows it (reveal.py),
+        each of its lines says which — `[hidden until A0007 link "Team"] …`."""
+        if self.inline or not element.text_content().strip():
+            return False
+        revealer = self.page.revealers(element).of(element)
+        if revealer is None:
+            return False
+        self._flush()
+        mark = f"[hidden until {self.builder.reveal_mark(self.builder.locator(revealer))}] "
+        self._push_prefix(mark, mark, stack)
+        return True
 
     def _enter_context(self, element: HtmlElement, tag: str, stack: list, hides: bool) -> None:
         """Track where we are (main text, sectioning content) and switch into a boilerplate

@@ -1,0 +1,75 @@
+"""Text the page keeps but shows only after an action: other tab panels, collapsed sections,
+closed menus. It stays greppable, each line marked with what reveals it:
+
+    [hidden until A0007 link "Team"] Team costs 25 EUR a month for ten seats.
+
+A hidden element is revealable when it is the content of a closed `<details>` (its summary
+shows it) or a control names it: `aria-controls` (tabs, disclosures,
+menu buttons), a tab panel's `aria-labelledby` tab, a link to `#its-id`, or a `data-*`
+attribute holding its id or `#id` (Bootstrap's `data-bs-target`, a script's
+`data-panel="team"`). Other hidden text stays out, as before: nothing says it ever shows.
+Text hidden to mislead people (off-screen, zero-size, transparent) is not this: it goes to
+boilerplate/hidden.md.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+# Elements whose attributes may name the panel they show (a control, not any element).
+_CONTROL_XPATH = (
+    "//*[@aria-controls] | //a[starts-with(@href, '#')] | //button | //*[@role] | //summary"
+    " | //*[@data-wsfs-op] | //*[@onclick]"
+)
+# Attributes that never name a panel.
+_NOT_NAMING = frozenset({"id", "class", "style", "href", "aria-controls", "data-wsfs-id",
+                         "data-wsfs-op", "role", "type", "name", "value", "title"})
+
+
+class Revealers:
+    """For a hidden element, the control that shows it (None when nothing names it). Built
+    once per page, on the first hidden element with an id."""
+
+    def __init__(self, root: HtmlElement) -> None:
+        self.root = root
+        self._by_id: dict[str, HtmlElement] | None = None
+
+    def of(self, element: HtmlElement) -> HtmlElement | None:
+        element_id = (element.get("id") or "").strip()
+        if element_id:
+            found = self._index().get(element_id)
+            if found is not None:
+                return found
+        parent = element.getparent()
+        if parent is not None and parent.tag == "details" and element.tag != "summary":
+            return next(parent.iterchildren("summary"), None)  # a closed <details>
+        labelled = (element.get("aria-labelledby") or "").split()
+        if element.get("role") == "tabpanel" and labelled:
+            return self._element_with_id(labelled[0])
+        return None
+
+    def _element_with_id(self, element_id: str) -> HtmlElement | None:
+        found = self.root.xpath("//*[@id=$id]", id=element_id)
+        return found[0] if found else None
+
+    def _index(self) -> dict[str, HtmlElement]:
+        if self._by_id is None:
+            self._by_id = {}
+            for control in self.root.xpath(_CONTROL_XPATH):
+                for target in _named_targets(control):
+                    self._by_id.setdefault(target, control)
+        return self._by_id
+
+
+def _named_targets(control: HtmlElement) -> list[str]:
+    """The ids a control names as what it shows."""
+    targets = (control.get("aria-controls") or "").split()
+    href = control.get("href") or ""
+    if control.tag == "a" and href.startswith("#") and len(href) > 1:
+        targets.append(href[1:])
+    for name, value in control.attrib.items():
+        if name.startswith("data-") and name not in _NOT_NAMING:
+            value = value.strip()
+            if value and " " not in value:
+                targets.append(value.removeprefix("#"))
+    return targets
