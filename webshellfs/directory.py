@@ -137,6 +137,15 @@ def _seal(top: Path, mtime_ns: int) -> None:
         os.utime(parent, ns=(mtime_ns, mtime_ns))
 
 
+def _is_sealed_file(path: Path) -> bool:
+    """A plain file, read-only as the daemon leaves it."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) == FILE_MODE
+
+
 def _on_disk(top: Path) -> set[tuple[str, bool, int, int]]:
     """(relative path, is a directory, size, mode) of everything under top."""
     found: set[tuple[str, bool, int, int]] = set()
@@ -172,7 +181,7 @@ class DirectoryMirror:
             self._check_records(top)
         for name in ROOT_FILES:
             path = self.root / name
-            self._root_files[name] = path.read_bytes() if path.is_file() else b""
+            self._root_files[name] = path.read_bytes() if _is_sealed_file(path) else b""
         self.sync()
 
     def sync(self) -> None:
@@ -217,7 +226,8 @@ class DirectoryMirror:
             return False
         prefix = len(page) + 1
         expected = {
-            (e.path[prefix:], e.is_dir, 0 if e.is_dir else e.size, DIR_MODE if e.is_dir else FILE_MODE)
+            (e.path[prefix:], True, 0, DIR_MODE) if e.is_dir
+            else (e.path[prefix:], False, e.size, FILE_MODE)
             for e in self._page_entries(page)
         }
         if _on_disk(path) == expected:
@@ -258,13 +268,15 @@ class DirectoryMirror:
             expected = {e.name: e for e in self.tree.listdir(top)}
             for child in directory.iterdir():
                 entry = expected.get(child.name)
-                if entry is None or not child.is_file() or child.stat().st_size != entry.size:
+                sealed = _is_sealed_file(child)
+                if entry is None or not sealed or child.stat().st_size != entry.size:
                     _remove(child)
                 else:
                     self._records.add(entry.path)
 
     def _write_record(self, entry: Entry) -> None:
-        _write_file(self.root / entry.path, self.tree.read(entry.path, 0, entry.size), entry.mtime_ns)
+        data = self.tree.read(entry.path, 0, entry.size)
+        _write_file(self.root / entry.path, data, entry.mtime_ns)
         self._records.add(entry.path)
 
     @staticmethod

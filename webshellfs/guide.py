@@ -109,14 +109,15 @@ prints the response; the exit status is 0, or 22 (malformed), 5 (failed), 110 (t
 the reason in the response all the same. `webshell --at DIR --stop` stops the daemon.
 """),
     ("""`cat .ctl` answers the caller's own session, so two agents on one mount do not see each
-other's responses. The session""", """Each `webshell` prints the response to its own command. _log/ names the session of each
+other's responses. The session""",
+     """Each `webshell` prints the response to its own command. _log/ names the session of each
 request: the session"""),
 )
 _CTL_EXAMPLE = re.compile(r"echo '([^']*)' > \.ctl; cat \.ctl( *)")
 
 
 def _as_webshell(example: re.Match[str]) -> str:
-    """`echo 'CMD' > .ctl; cat .ctl` → `webshell CMD`, quoted for the shell, comments kept aligned."""
+    """`echo 'CMD' > .ctl; cat .ctl` → `webshell CMD`, quoted for the shell, comments aligned."""
     command = "webshell " + shlex.join(shlex.split(example.group(1)))
     return command.ljust(len(example.group(0)) - 1) + " " if example.group(2) else command
 

@@ -19,6 +19,7 @@ import pytest
 from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path, require
 from tests.fs.conftest import EXIT_WAIT, WEBSHELL, ServedDirectory, sh
+from tests.search.site import SLOW_SECONDS, start_site
 from tests.site import FixtureSite
 from webshellfs.sockets import request_over
 
@@ -95,6 +96,8 @@ def test_a_restart_rebuilds_the_directory_from_the_store(
     (root / "N0002" / "_map.md").write_text("changed\n")
     (root / "N0002" / "extra.md").write_text("not from the store\n")
     (root / "_log" / "R0001.md").unlink()
+    os.chmod(root / "_log" / "R0002.md", 0o644)
+    os.chmod(root / "_pages.tsv", 0o644)
     os.rename(root / "N0001", root / "N0009")  # a page the store does not have…
     (root / ".webshellfs-N0003").mkdir()  # …and what a killed daemon's write leaves
     (root / "notes.txt").write_text("mine\n")
@@ -107,6 +110,8 @@ def test_a_restart_rebuilds_the_directory_from_the_store(
     assert not (root / "N0009").exists() and not (root / ".webshellfs-N0003").exists()
     assert sorted(os.listdir(root / "_log")) == ["R0001.md", "R0002.md"]
     assert (root / "_pages.tsv").read_bytes() == expected_pages
+    for path in (root / "_log" / "R0001.md", root / "_log" / "R0002.md", root / "_pages.tsv"):
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o444
     assert (root / "notes.txt").read_text() == "mine\n"  # not ours: left alone
     assert again.ctl(f"open {site.url('/index.html')}").stdout.splitlines()[1] == (
         "N0003  Fixture Site Home")
@@ -175,6 +180,27 @@ def test_the_session_is_found_as_on_a_mount(served: ServedDirectory) -> None:
     log = sorted((served.path / "_log").iterdir())
     assert "session: env:agent-7" in log[-2].read_text().splitlines()
     assert f"session: {shell.stdout.strip()}" in log[-1].read_text().splitlines()
+
+
+def test_the_pages_of_a_running_retrieve_appear_as_they_are_stored(new_served: Serve) -> None:
+    # One result waits for its fetch timeout; the others are stored, and shown, before that.
+    fetch_timeout = SLOW_SECONDS - 1
+    search = start_site()
+    try:
+        place = new_served().start("--search", f"searxng={search.url}",
+                                   "--fetch-timeout", str(fetch_timeout))
+        started = time.monotonic()
+        caller = subprocess.Popen([WEBSHELL, "--at", str(place.path), "retrieve", "gardens"],
+                                  stdout=subprocess.PIPE, text=True)
+        while not (place.path / "N0002" / "_map.md").exists():
+            assert caller.poll() is None, "the retrieve ended before its pages showed"
+            time.sleep(0.05)
+        shown_after = time.monotonic() - started
+        assert caller.poll() is None and shown_after < fetch_timeout
+        assert caller.communicate(timeout=60)[0].splitlines()[1].startswith(
+            'retrieve "gardens": 5 results, 2 pages, 3 failed')
+    finally:
+        search.stop()
 
 
 def test_a_long_path_still_takes_commands(new_served: Serve, tmp_path: Path) -> None:
