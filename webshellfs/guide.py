@@ -59,6 +59,17 @@ recaptures a live tab; `close N0001` closes it (the page stays). JSON a page fet
 loading and files it downloaded are kept in resources/ (resources.tsv); lists of records in
 them are also tables (tables/T…, marked `from resources/…` in _map.md).
 
+Actions are whatever a person can operate on the live page, not only buttons and fields: rows,
+cards, menu items and icons the page's scripts made clickable show as `[A0031 clickable
+"Dolores"]` where their text is (a table row's id is in its cells' refs). Their context in
+actions.tsv says what else they answer to (`on: dblclick rightclick press hover drag drop`);
+act so with `dblclick`, `rightclick`, `hover`, `press`, `drag` (see Commands). On a live tab a
+link L… is clicked, as a person would. Type and press at once: `execute N0001 A0002
+value="buy milk" --press Enter`. A dialog the action raises is accepted unless the command says
+`--dismiss` or `--answer TEXT`. Dates and times may be written as the page shows them
+(01/26/2010, 1:28 PM). Text the page shows only after an action reads `[hidden until A0007 link
+"Team"] …`. In a new state of a page a control keeps its id; new controls get new ids.
+
 ## Examples
 
     echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # one line per result: its page
@@ -74,6 +85,7 @@ them are also tables (tables/T…, marked `from resources/…` in _map.md).
 
     echo 'execute N0001 A0002 size=m' > .ctl; cat .ctl       # → N0002 new state of N0001 …
     cat N0002/_state.md; grep -rn 'Price' N0002/content/
+    echo 'rightclick N0002 A0007' > .ctl; cat .ctl           # the page's own context menu
 
 ## Sessions
 

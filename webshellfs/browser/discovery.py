@@ -123,7 +123,8 @@ OPERABLE = """
       }
       const items = kids.filter((kid) => bySign.get(signature(kid)) >= MIN_ITEMS);
       if (items.length >= MIN_ITEMS) return items;
-      level = kids.length === 1 ? kids[0] : null;
+      // One child leads on down; so does a table's body beside its head and columns.
+      level = kids.length === 1 ? kids[0] : kids.find((kid) => kid.localName === 'tbody') || null;
     }
     return [];
   };

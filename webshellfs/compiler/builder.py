@@ -69,6 +69,14 @@ class _SectionDraft:
     lines: list[str]
 
 
+# A `[hidden until …]` mark names its control by a label this short: it is on every line.
+REVEAL_LABEL_CHARS = 40
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= REVEAL_LABEL_CHARS else label[: REVEAL_LABEL_CHARS - 1] + "…"
+
+
 class PageBuilder:
     """Collects sections, objects and notes for one page; `build()` freezes them.
 
@@ -232,9 +240,9 @@ class PageBuilder:
         if not self._reveal_locators:
             return tuple(lines)
         if self._reveal_names is None:
-            named = {a.locator: f'{a.id} {a.control} "{a.label}"' for a in self.actions}
+            named = {a.locator: f'{a.id} {a.control} "{_short(a.label)}"' for a in self.actions}
             for link in self.links:
-                named.setdefault(link.locator, f'{link.id} link "{link.text}"')
+                named.setdefault(link.locator, f'{link.id} link "{_short(link.text)}"')
             self._reveal_names = [named.get(loc, "an action") for loc in self._reveal_locators]
         names = self._reveal_names
         return tuple(

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from webshellfs.compiler.builder import Emitted, PageBuilder
+from webshellfs.compiler.actions.found import found_action, row_action
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden
 from webshellfs.compiler.rules import BLOCK_TAGS, SKIP_TAGS
 from webshellfs.contract.records import Cell
@@ -325,7 +326,10 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
     control or a table keeps their references in place (`[A0001 button "Buy"]`): that is how
     the line says what to execute or where to look."""
     for row in rows:
+        parent = row.slots[0].element.getparent() if row.slots else None
+        row_id = row_action(parent, builder) if parent is not None and parent.tag == "tr" else ""
         for slot in row.slots:
+            cell_id = _cell_action(slot.element, builder)
             before = (
                 len(builder.actions),
                 len(builder.links),
@@ -341,6 +345,7 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
                 len(builder.tables),
                 len(builder.images),
             ):
+                slot.refs = (cell_id,) if cell_id else ()
                 continue
             registered = (
                 [a.id for a in builder.actions[before[0] :]]
@@ -352,6 +357,19 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
             if len(builder.actions) > before[0] or len(builder.tables) > before[2]:
                 slot.text = _IMAGE_REF.sub(lambda m: m.group(1) or "", _LINK_REF.sub("", rendered))
                 slot.text = squash(slot.text)
+            if cell_id:
+                slot.refs = (cell_id, *slot.refs)
+        if row_id:
+            for slot in row.slots:
+                slot.refs = (row_id, *slot.refs)
+
+
+def _cell_action(cell: HtmlElement, builder: PageBuilder) -> str:
+    """A cell the page made operable (a day of a date picker, a grid cell) is an action
+    itself: its id, which goes first in the cell's refs ("" for an ordinary cell)."""
+    if not cell.get(OPERABLE_ATTRIBUTE) or found_action(cell, builder) is None:
+        return ""
+    return builder.actions[-1].id
 
 
 def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...], bool]:

@@ -182,6 +182,9 @@ class Walker:
         self.builder = builder
         self.page = page
         self.inline = inline
+        # Inside text the page shows only after an action (_reveal): its controls cannot be
+        # operated yet, so they are text there, and its links are followed by their URL.
+        self.revealing = 0
         self.buffer: list[str] = []
         self.collected: list[str] = []
         self.lead = ""
@@ -271,7 +274,7 @@ class Walker:
             self.pending_anchors.append(element_id)
         if tag == "a" and element.get("name"):
             self.pending_anchors.append(element.get("name"))
-        emitted = match_action(element, self.builder)
+        emitted = None if self.revealing else match_action(element, self.builder)
         if emitted is not None:
             self._place(emitted)
             if not emitted.descend:
@@ -299,7 +302,12 @@ class Walker:
         self._flush()
         mark = f"[hidden until {self.builder.reveal_mark(self.builder.locator(revealer))}] "
         self._push_prefix(mark, mark, stack)
+        self.revealing += 1
+        stack.append((self._end_reveal, None))
         return True
+
+    def _end_reveal(self, _: None) -> None:
+        self.revealing -= 1
 
     def _enter_context(self, element: HtmlElement, tag: str, stack: list, hides: bool) -> None:
         """Track where we are (main text, sectioning content) and switch into a boilerplate
@@ -556,7 +564,7 @@ class Walker:
         after its text on the running line, or on the last line it produced."""
         text = self._placed_text(link) or _link_label(link.element) or plain_text(link.element)
         # Only a live capture's mark: a static page's links are followed by loading their URL.
-        locator = link.element.get(LOCATOR_ATTRIBUTE) or ""
+        locator = "" if self.revealing else link.element.get(LOCATOR_ATTRIBUTE) or ""
         link_id = self.builder.add_link(link.url, text, link.fragment, locator)
         ref = f" [{link_id}] "
         start = link.buffer_mark if self.emitted == link.emitted_mark else 0

@@ -19,8 +19,10 @@ from webshellfs.compiler.actions.labels import operable_words
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
 from webshellfs.compiler.actions.widgets import register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
+from webshellfs.compiler.dom import plain_text
 
 # The first word an element has decides what it is, in this order.
+ROW_RULE = ControlRule("click", "row")
 FOUND_RULES: tuple[tuple[str, ControlRule], ...] = (
     ("click", ControlRule("click", "clickable")),
     ("item", ControlRule("click", "clickable")),
@@ -37,6 +39,8 @@ FOUND_RULES: tuple[tuple[str, ControlRule], ...] = (
 BLOCK_TAGS = frozenset(
     {"div", "li", "tr", "p", "section", "article", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6"}
 )
+# Words that only say an element takes keyboard focus.
+FOCUS_ONLY = frozenset({"focusable"})
 # Elements that stand for a control elsewhere (an option of a select): not actions.
 STAND_INS = frozenset({"option", "optgroup"})
 # Words that say no more than "clicking it does something": on a label that names a control,
@@ -71,6 +75,23 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     rule = next((r for word, r in FOUND_RULES if word in words), None)
     if rule is None or holds_operable(element):
         return None
+    if set(words) <= FOCUS_ONLY and not plain_text(element) and not element.get("aria-label"):
+        return None  # an empty focus stop (a dialog's focus-trap sentinel): nothing to operate
     return register_widget(
         element, builder, page_index(builder, element), rule, block=element.tag in BLOCK_TAGS
     )
+
+
+def row_action(row: HtmlElement, builder: PageBuilder) -> str:
+    """The action id of a table row the page made operable (a clickable inbox line, an
+    expandable tree-grid row), "" for none. Unlike other wrappers, a row is an action even with
+    a link inside: what its listener serves is the row; each cell's line carries its id."""
+    words = operable_words(row)
+    expandable = row.get("aria-expanded") in ("true", "false")
+    rule = next((r for word, r in FOUND_RULES if word in words), None)
+    if rule is None and expandable:
+        rule = ROW_RULE
+    if rule is None:
+        return ""
+    register_widget(row, builder, page_index(builder, row), rule)
+    return builder.actions[-1].id
