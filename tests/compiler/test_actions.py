@@ -68,8 +68,8 @@ def test_a_form_is_one_action_and_its_controls_point_at_it() -> None:
         "# (search)",
         '[A0001 form "Search" q(search) dept(select) → GET /search]',
         (
-            'Search terms [A0001 q: search "Search terms"] [A0001 dept: select "Department"] '
-            '[A0001 submit "Search"]'
+            'Search terms [A0001 q: search "Search terms"] '
+            '[A0001 dept: select "Department" = "All departments"] [A0001 submit "Search"]'
         ),
     ]
 
@@ -140,7 +140,7 @@ def test_non_controls_are_not_actions(html: str) -> None:
         ("<input type=button value='Print'>", '[A0001 button "Print"]'),
         (
             "<textarea name=msg aria-label='Message'>hi</textarea>",
-            '[A0001 msg: textarea "Message"]',
+            '[A0001 msg: textarea "Message" = "hi"]',
         ),
         ("<span role=switch aria-checked=true>Dark mode</span>", '[A0001 switch "Dark mode"]'),
         ("<a onclick='x()'>More</a>", '[A0001 link "More"]'),
@@ -259,7 +259,7 @@ def test_same_name_checkboxes_are_one_field_with_choices() -> None:
         == 'top(checkbox "Toppings": cheese=Cheese|ham=Ham; current=cheese)'
     )
     assert mentions[1:3] == [
-        '[A0001 top=cheese: checkbox "Cheese"]',
+        '[A0001 top=cheese: checkbox "Cheese" checked]',
         '[A0001 top=ham: checkbox "Ham"]',
     ]
 

@@ -28,6 +28,7 @@ from webshellfs.compiler.actions.labels import (
     clip,
     label_of,
     legend_of,
+    state_note,
     states_of,
 )
 from webshellfs.compiler.actions.rules import (
@@ -126,9 +127,8 @@ def loose_radio(radio: HtmlElement, builder: PageBuilder, page: PageIndex) -> st
 def choice_mention(
     action_id: str, rule: ControlRule, fld: Field, element: HtmlElement, label: str
 ) -> str:
-    if rule.control == "checkbox":
-        return mention_text(action_id, rule, label, f"{fld.name}={checkbox_value(element)}")
-    return mention_text(action_id, rule, label, fld.name)
+    name = f"{fld.name}={checkbox_value(element)}" if rule.control == "checkbox" else fld.name
+    return mention_text(action_id, rule, label, name, state_note(element))
 
 
 def mention_text(action_id: str, rule: ControlRule, label: str, name: str = "", note: str = "") -> str:
@@ -186,7 +186,9 @@ def register_form(form: HtmlElement, builder: PageBuilder, page: PageIndex) -> F
     )
     page.forms[form] = FormEntry(action_id, label)
     for control, (rule, control_label, name) in members.items():
-        page.mentions[control] = mention_text(action_id, rule, control_label, name)
+        page.mentions[control] = mention_text(
+            action_id, rule, control_label, name, state_note(control)
+        )
     submit_rule = ControlRule("click", "submit", SUBMIT)
     for button in submits:
         page.mentions[button] = mention_text(action_id, submit_rule, label_of(button, page))

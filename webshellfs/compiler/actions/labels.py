@@ -232,3 +232,30 @@ def gestures_context(element: HtmlElement) -> str:
     """`on: dblclick rightclick`: what the element listens for besides a click ("" for nothing)."""
     told = [word for word in TOLD_WORDS if word in operable_words(element)]
     return "on: " + " ".join(told) if told else ""
+
+
+# How much of a field's value its mention in the text shows (actions.tsv has it whole).
+NOTE_VALUE_CHARS = 60
+# Field types whose value is never shown in the text.
+UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "reset", "image"})
+
+
+def state_note(control: HtmlElement) -> str:
+    """The state a native control is in, for its mention where it stands in the text:
+    `checked`, `= "Medium"` (a select's chosen option), `= "buy milk"` (a field's value)."""
+    if control.tag == "select":
+        chosen = [o for o in control.iter("option") if o.get("selected") is not None]
+        if not chosen and control.get("multiple") is None:
+            chosen = [next(control.iter("option"), None)] if len(control) else []
+        labels = [squash(o.get("label") or o.text_content()) for o in chosen if o is not None]
+        return f'= "{clip(", ".join(labels), NOTE_VALUE_CHARS)}"' if any(labels) else ""
+    if control.tag == "textarea":
+        text = squash(control.text_content())
+        return f'= "{clip(text, NOTE_VALUE_CHARS)}"' if text else ""
+    kind = input_type(control)
+    if kind in ("checkbox", "radio"):
+        return "checked" if control.get("checked") is not None else ""
+    value = squash(control.get("value") or "")
+    if kind in UNSHOWN_TYPES or not value:
+        return ""
+    return f'= "{clip(value, NOTE_VALUE_CHARS)}"'
