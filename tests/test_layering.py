@@ -39,6 +39,9 @@ FORBIDDEN: dict[str, set[str]] = {
                 "trio", "pyfuse3", "playwright", "lxml", "httpx", "sqlite3"},
     "channel": {"webshellfs.fs", "webshellfs.store", "webshellfs.browser", "trio", "pyfuse3",
                 "playwright", "lxml", "sqlite3"},
+    # The MCP server is a face of the engine like fs.py: it reads only what the engine serves.
+    "mcp": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.compiler", "webshellfs.browser",
+            "webshellfs.fetch", "pyfuse3", "playwright", "lxml", "sqlite3"},
     "fs": {"webshellfs.compiler", "webshellfs.store", "webshellfs.browser", "webshellfs.fetch",
            "lxml", "sqlite3", "playwright", "httpx"},
 }
