@@ -22,12 +22,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import fuse_available, require
+from tests.conftest import chromium_path, fuse_available, require
 from webshellfs.sockets import socket_address
 
 MOUNT_WAIT = 30.0
@@ -278,3 +279,21 @@ def place(new_place: Callable[[], Place]) -> Place:
 def mounted(new_mount: Callable[[], Mount]) -> Mount:
     """A fresh mount with an empty cache, allowed to fetch the fixture site on 127.0.0.1."""
     return new_mount().start()
+
+
+@contextmanager
+def browser_mount(base: Path, *extra: str) -> Iterator[Mount]:
+    """A mount in base with the local Chromium, for a module's live tests (one browser for
+    them all): taken down at the end, and failing the module if the daemon logged errors."""
+    require(fuse_available(), "FUSE")
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    mounted = Mount(base / "mnt", base / "cache.sqlite")
+    try:
+        yield mounted.start("--browser", "local", "--chromium", chromium, *extra)
+    finally:
+        mounted.cleanup()
+    bad = mounted.bad_log_lines()
+    if bad:
+        pytest.fail("the daemon logged errors:\n" + "\n".join(bad))

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 import threading
+import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import chromium_path, fuse_available, require
-from tests.fs.conftest import Mount, sh
+from tests.fs.conftest import Mount, browser_mount, sh
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "corpora" / "aria-practices"
 CTL_TIMEOUT = 120
@@ -49,19 +48,8 @@ def examples() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
-    require(fuse_available(), "FUSE")
-    chromium = chromium_path()
-    require(chromium is not None, "Chromium")
-    assert chromium is not None
-    base = tmp_path_factory.mktemp("aria")
-    mounted = Mount(base / "mnt", base / "cache.sqlite")
-    try:
-        yield mounted.start("--browser", "local", "--chromium", chromium)
-    finally:
-        mounted.cleanup()
-    bad = mounted.bad_log_lines()
-    if bad:
-        pytest.fail("the daemon logged errors:\n" + "\n".join(bad))
+    with browser_mount(tmp_path_factory.mktemp("aria")) as mounted:
+        yield mounted
 
 
 def ctl(mount: Mount, command: str) -> list[str]:

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.live_site import LiveSite
-from tests.conftest import chromium_path, fuse_available, require
-from tests.fs.conftest import Mount, sh
+from tests.fs.conftest import Mount, browser_mount, sh
 
 CTL_TIMEOUT = 180
 UPLOAD_TEXT = b"quarterly figures\n"
@@ -37,20 +36,8 @@ def uploads(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def mount(tmp_path_factory: pytest.TempPathFactory, uploads: Path) -> Iterator[Mount]:
-    require(fuse_available(), "FUSE")
-    chromium = chromium_path()
-    require(chromium is not None, "Chromium")
-    assert chromium is not None
-    base = tmp_path_factory.mktemp("interaction")
-    mounted = Mount(base / "mnt", base / "cache.sqlite")
-    try:
-        yield mounted.start("--browser", "local", "--chromium", chromium,
-                            "--uploads", str(uploads))
-    finally:
-        mounted.cleanup()
-    bad = mounted.bad_log_lines()
-    if bad:
-        pytest.fail("the daemon logged errors:\n" + "\n".join(bad))
+    with browser_mount(tmp_path_factory.mktemp("interaction"), "--uploads", str(uploads)) as m:
+        yield m
 
 
 def ctl(mount: Mount, command: str) -> list[str]:

@@ -17,7 +17,7 @@ import pytest
 
 from tests.browser.live_site import EXPORT_CSV, LiveSite
 from tests.conftest import chromium_path, fuse_available, require
-from tests.fs.conftest import Mount, sh
+from tests.fs.conftest import Mount, browser_mount, sh
 from webshellfs.browser.options import CHROMIUM_ARGS
 
 # The machine is shared and slow: a command may wait on Chromium for a while.
@@ -33,19 +33,8 @@ def live() -> Iterator[LiveSite]:
 
 @pytest.fixture(scope="module")
 def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
-    require(fuse_available(), "FUSE")
-    chromium = chromium_path()
-    require(chromium is not None, "Chromium")
-    assert chromium is not None
-    base = tmp_path_factory.mktemp("live")
-    mounted = Mount(base / "mnt", base / "cache.sqlite")
-    try:
-        yield mounted.start("--browser", "local", "--chromium", chromium)
-    finally:
-        mounted.cleanup()
-    bad = mounted.bad_log_lines()
-    if bad:
-        pytest.fail("the daemon logged errors:\n" + "\n".join(bad))
+    with browser_mount(tmp_path_factory.mktemp("live")) as mounted:
+        yield mounted
 
 
 def ctl(mount: Mount, command: str) -> list[str]:
