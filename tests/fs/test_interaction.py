@@ -228,3 +228,14 @@ def test_hidden_panels_are_greppable_with_what_reveals_them(mount: Mount, live: 
     shown = act(mount, f"execute {page} {found.group(1)}")
     assert "hidden until" not in grep(mount, shown, "Team costs 25 EUR")
     assert "[hidden until" in grep(mount, shown, "Basic costs 5 EUR")
+
+
+def test_a_frameset_is_compiled_and_its_menu_loads_the_main_frame(
+    mount: Mount, live: LiveSite
+) -> None:
+    page = opened(mount, live, "/scripted/frames.html")
+    assert grep(mount, page, "Welcome to the city library")
+    link = sh(f"awk -F'\\t' '$3==\"Opening hours\"{{print $1}}' {mount.path}/{page}/links.tsv")
+    after = act(mount, f"execute {page} {link.stdout.strip()}")
+    assert grep(mount, after, "Open Monday to Saturday")
+    assert grep(mount, after, "Opening hours")  # the menu frame is still there

@@ -241,7 +241,8 @@ DOM_SETTLE = """
 # Serializes the rendered DOM as HTML that the static compiler reads like any page:
 #  - current field values, checked and selected states become attributes;
 #  - open shadow roots are inlined (slots filled with what they show);
-#  - same-origin iframes are inlined as <div data-wsfs-frame="URL">, with absolute URLs;
+#  - same-origin iframes and frames are inlined as <div data-wsfs-frame="URL">, with absolute
+#    URLs (a frameset becomes the body holding its frames); other frames stay <iframe src>;
 #  - the outermost elements that are not rendered get the `hidden` attribute (the compiler
 #    skips them, or marks their text with what reveals it);
 #  - rendered elements that people cannot see (clipped to nothing, a box of at most one pixel
@@ -364,7 +365,13 @@ SNAPSHOT = r"""
     const shown = parentShown && rendered(el);
     const [ops, pointer] = gestures(el, shown, parentPointer);
     mark(el, ops);
-    if (name === 'iframe') { frame(el, inFrame, shown, parentSeen); return; }
+    if (name === 'iframe' || name === 'frame') { frame(el, inFrame, shown, parentSeen); return; }
+    if (name === 'frameset') {  // a page of frames: its frames, inlined, are its body
+      out.push('<div data-wsfs-frameset="">');
+      children(el, inFrame, shown, parentSeen, pointer);
+      out.push('</div>');
+      return;
+    }
     if (name === 'slot') {
       const assigned = el.assignedNodes({ flatten: true });
       if (assigned.length) {
@@ -393,7 +400,12 @@ SNAPSHOT = r"""
   const frame = (el, inFrame, shown, seen) => {
     let doc = null;
     try { doc = el.contentDocument; } catch (e) { doc = null; }
-    if (!doc || !doc.body) { out.push(openTag(el, inFrame, shown), '</iframe>'); return; }
+    if (!doc || !doc.body) {
+      // Another origin's frame (or an empty one) stays a reference to its URL.
+      const open = openTag(el, inFrame, shown);
+      out.push(el.localName === 'frame' ? '<iframe' + open.slice(6) : open, '</iframe>');
+      return;
+    }
     const src = doc.location ? String(doc.location.href) : '';
     out.push('<div data-wsfs-frame="', attr(src), '"', shown ? '' : ' hidden=""', '>');
     children(doc.body, true, shown, seen, false);
