@@ -239,3 +239,19 @@ def test_a_frameset_is_compiled_and_its_menu_loads_the_main_frame(
     after = act(mount, f"execute {page} {link.stdout.strip()}")
     assert grep(mount, after, "Open Monday to Saturday")
     assert grep(mount, after, "Opening hours")  # the menu frame is still there
+
+
+def test_a_state_reached_again_acts_on_the_controls_as_they_are_now(
+    mount: Mount, live: LiveSite
+) -> None:
+    """The to-do list is drawn anew on every change: ticking a to-do and ticking it back
+    reaches the first state again, whose stored controls are gone from the tab's DOM."""
+    page = opened(mount, live, "/scripted/todo.html")
+    field = address(mount, page, "What needs to be done?")
+    first = act(mount, f'execute {page} {field} value="water the plants" --press Enter')
+    box = address(mount, first, "water the plants")
+    ticked = act(mount, f"execute {first} {box} value=on")
+    lines = ctl(mount, f"execute {ticked} {box} value=off")
+    assert any(line.startswith(f"→ {first}: the same as an earlier state") for line in lines), lines
+    again = act(mount, f"execute {first} {box} value=on")
+    assert "0 items left" in grep(mount, again, "items left")

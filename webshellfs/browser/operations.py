@@ -292,20 +292,19 @@ async def check(element: Locator, values: Mapping[str, str], timeout: float) -> 
 
 
 async def _set_checked(element: Locator, wanted: bool, timeout: float) -> None:
-    """Native and ARIA checkboxes through Playwright; other checkable roles (menu items) by a
-    click when their aria-checked state differs; a hidden input through its label."""
-    target = await _hit_target(element)
-    if target is not element:
-        if await element.is_checked() != wanted:
-            await target.click(timeout=timeout)
-        return
+    """Click the box (or the label standing in for it) when its state is not the wanted one,
+    as a person does. Not Playwright's set_checked: it checks the state again after the click,
+    and a page that draws the box anew on change (a to-do list) leaves nothing to check, a
+    timeout where the action worked. Checkable roles without a native state (menu items) are
+    read by aria-checked."""
     try:
-        await element.set_checked(wanted, timeout=timeout)
+        checked = await element.is_checked(timeout=timeout)
     except PlaywrightError as error:
         if "Not a checkbox or radio button" not in str(error):
             raise
-        if (await element.get_attribute("aria-checked") == "true") != wanted:
-            await element.click(timeout=timeout)
+        checked = await element.get_attribute("aria-checked", timeout=timeout) == "true"
+    if checked != wanted:
+        await (await _hit_target(element)).click(timeout=timeout)
 
 
 async def uncheck(element: Locator, values: Mapping[str, str], timeout: float) -> None:

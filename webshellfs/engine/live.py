@@ -76,6 +76,9 @@ class _Placed:
     how: str  # "page" | "state" | "earlier" | "unchanged"
     diff: FileDiff = field(default_factory=FileDiff)
     resources: tuple[Any, ...] = ()  # the Resources of the page it shows
+    # Where each action and link of the capture is in the tab's DOM now: for a page reached
+    # again ("earlier", "unchanged") the stored locators are those of its first capture.
+    locators: dict[str, str] = field(default_factory=dict)
 
     def resource_file(self, url: str, body: bytes) -> str:
         """`N0005/R0002 (resources/R0002.pdf)`: where a kept response or download is."""
@@ -116,6 +119,7 @@ class LiveTabs:
         self._compile = compile
         self._keep = keep
         self._tab_of: dict[str, str] = {}  # page id → tab id
+        self._live_locators: dict[str, dict[str, str]] = {}  # page id → object id → locator
         self._active = ""
         # One live command at a time: each reads which tab shows which page, acts, and moves the
         # tab to the result; interleaved, two could act on a page the other just replaced.
@@ -127,13 +131,18 @@ class LiveTabs:
         for page, status in changes.items():
             await trio.to_thread.run_sync(self.store.set_status, page, status)
 
-    async def show(self, page: str, tab: str) -> None:
-        """page is now what tab shows, in front: the page the tab showed before is stored."""
+    async def show(self, page: str, tab: str, locators: Mapping[str, str] | None = None) -> None:
+        """page is now what tab shows, in front: the page the tab showed before is stored.
+        locators: where its actions and links are in the tab's DOM now, when that may differ
+        from what the page stored (a state reached again after a re-render)."""
         changes: dict[str, str] = {}
         for other, other_tab in list(self._tab_of.items()):
             if other_tab == tab and other != page:
                 del self._tab_of[other]
+                self._live_locators.pop(other, None)
                 changes[other] = "stored"
+        if locators is not None:
+            self._live_locators[page] = dict(locators)
         if self._active and self._active != page and self._active in self._tab_of:
             changes[self._active] = "live"
         self._tab_of[page] = tab
@@ -151,6 +160,7 @@ class LiveTabs:
         gone = [page for page, tab in self._tab_of.items() if tab in tabs]
         for page in gone:
             del self._tab_of[page]
+            self._live_locators.pop(page, None)
             if self._active == page:
                 self._active = ""
         await self._set({page: "stored" for page in gone})
@@ -198,18 +208,19 @@ class LiveTabs:
         compiled = await self._compile(result.capture, result.kept, prior)
         capture = result.capture
         resources = compiled.page.resources
+        now = _locators_of(compiled.page)
         if elsewhere:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id)
-            return _Placed(record, "page", resources=resources)
+            return _Placed(record, "page", resources=resources, locators=now)
         if compiled.digest == base_meta.get("digest"):
-            return _Placed(base, "unchanged", resources=resources)
+            return _Placed(base, "unchanged", resources=resources, locators=now)
         earlier = await self._earlier_state(capture.url, compiled.digest)
         if earlier is not None:
-            return _Placed(earlier, "earlier", resources=resources)
+            return _Placed(earlier, "earlier", resources=resources, locators=now)
         diff = diff_files(base_meta.get("files") or {}, compiled.digests)
         note = StateNote(base.page_id, action, inputs, diff)
         record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note)
-        return _Placed(record, "state", diff, resources)
+        return _Placed(record, "state", diff, resources, now)
 
     # --- commands -------------------------------------------------------------------------------
 
@@ -240,7 +251,7 @@ class LiveTabs:
         via = command.object_id or command.gesture
         placed = await self.place(base, base_meta, result, via, _state_action(command, title),
                                   inputs)
-        await self.show(placed.record.page_id, tab)
+        await self.show(placed.record.page_id, tab, placed.locators)
         lines += self._outcome(base, placed)
         lines += await self._aftermath(result, placed, via)
         return "\n".join(lines) + "\n"
@@ -278,6 +289,7 @@ class LiveTabs:
     ) -> tuple[str, PageRecord, dict[str, Any], TabCapture]:
         base, base_meta = record, meta
         object_id = command.object_id
+        reopened = tab is None
         if tab is None:
             if command.gesture in HISTORY_GESTURES:
                 raise Answer(
@@ -287,7 +299,13 @@ class LiveTabs:
                 )
             tab, base, base_meta, locator = await self._reopen(record, object_id, action, lines)
             action = {**action, "locator": locator}
-        gesture = _gesture(command, base_meta, files)
+        # A tab that shows base since an earlier command may have re-rendered its controls
+        # since base was first stored: act where they are now. (A reopened tab's locators are
+        # those just confirmed.)
+        live = {} if reopened else self._live_locators.get(base.page_id, {})
+        if object_id in live:
+            action = {**action, "locator": live[object_id]}
+        gesture = _gesture(command, base_meta, files, live)
         locator = str(action.get("locator") or "")
         try:
             if object_id.startswith("L"):
@@ -347,7 +365,7 @@ class LiveTabs:
         elsewhere = urldefrag(opened.capture.url).url != urldefrag(record.url).url
         placed = await self.place(record, meta, opened, "reopen", "reopen", (), elsewhere)
         current = placed.record
-        await self.show(current.page_id, opened.tab_id)
+        await self.show(current.page_id, opened.tab_id, placed.locators)
         current_meta = await trio.to_thread.run_sync(self.store.page_meta, current.page_id)
         lines.append(
             f"reopened: {why}; the tab shows {current.page_id}"
@@ -474,6 +492,13 @@ class LiveTabs:
         return f"closed tab {tab}; {page} stays readable, status stored\n"
 
 
+def _locators_of(page: Any) -> dict[str, str]:
+    """Object id → locator of a compiled page's actions and links (a live capture's marks)."""
+    found = {link.id: link.locator for link in page.links if link.locator}
+    found.update((action.id, action.locator) for action in page.actions if action.locator)
+    return found
+
+
 def prior_actions(meta: Mapping[str, Any]) -> PriorActions:
     """A stored page's actions as the next state of it keeps their ids."""
     actions = meta.get("actions") or {}
@@ -527,8 +552,13 @@ def _action_of(
     return dict(action), check_inputs(object_id, action, command.inputs)
 
 
-def _object_locator(object_id: str, meta: Mapping[str, Any], page: str) -> str:
-    """The locator of an action or link on a page (a drag's drop target)."""
+def _object_locator(
+    object_id: str, meta: Mapping[str, Any], page: str, live: Mapping[str, str]
+) -> str:
+    """The locator of an action or link on a page (a drag's drop target): where the tab's DOM
+    has it now if known, else where the page stored it."""
+    if object_id in live:
+        return live[object_id]
     found = (meta.get("actions") or {}).get(object_id) or {}
     locator = found.get("locator") or (meta.get("link_locators") or {}).get(object_id)
     if not locator:
@@ -537,8 +567,11 @@ def _object_locator(object_id: str, meta: Mapping[str, Any], page: str) -> str:
     return str(locator)
 
 
-def _gesture(command: ctl.Execute, meta: Mapping[str, Any], files: tuple[str, ...]) -> Gesture:
-    target = _object_locator(command.target, meta, "the page") if command.target else ""
+def _gesture(
+    command: ctl.Execute, meta: Mapping[str, Any], files: tuple[str, ...],
+    live: Mapping[str, str],
+) -> Gesture:
+    target = _object_locator(command.target, meta, "the page", live) if command.target else ""
     return Gesture(command.gesture, command.keys, target, files, command.scroll,
                    command.dialog, command.answer)
 
