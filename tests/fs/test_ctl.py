@@ -6,11 +6,14 @@ the `.ctl` file itself."""
 from __future__ import annotations
 
 import errno
+import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.fs.conftest import Mount, Place, sh
 from tests.site import FixtureSite
@@ -172,3 +175,28 @@ def test_an_export_in_a_running_shell_is_explained_and_webshell_pairs_up(mounted
     lines = helper.stdout.splitlines()
     assert lines[0] == "R0002 ok: help"
     assert lines.count("R0002 ok: help") == 2  # webshell's own print, then agent-2's cat
+
+
+def test_one_write_is_one_command_and_a_write_of_several_lines_is_refused(
+    mounted: Mount,
+) -> None:
+    """As docs/operations.md says: a single write holding two lines runs neither; a program
+    that writes line by line runs each line as a command of its own."""
+    ctl = mounted.path / ".ctl"
+    fd = os.open(ctl, os.O_WRONLY)
+    try:
+        with pytest.raises(OSError) as refused:
+            os.write(fd, b"help\nhelp open\n")
+        assert refused.value.errno == errno.EINVAL
+    finally:
+        os.close(fd)
+    assert "one command per write" in ctl.read_text()
+    assert sh(f"ls {mounted.path}/_log/").stdout.split() == ["R0001.md"]
+    fd = os.open(ctl, os.O_WRONLY)
+    try:
+        os.write(fd, b"help\n")
+        os.write(fd, b"help open\n")
+    finally:
+        os.close(fd)
+    assert ctl.read_text().splitlines()[1] == "usage: open <url>"
+    assert sh(f"ls {mounted.path}/_log/").stdout.split() == ["R0001.md", "R0002.md", "R0003.md"]
