@@ -53,7 +53,7 @@ def test_actions_tsv_of_the_shop_page() -> None:
             "content/02-oxford-shirt.md"
         ),
         "A0005\tselect\tColour\t\tcolour(radio: white=White|blue=Blue; current=white)\tcontent/02-oxford-shirt.md",
-        "A0006\tfill\tQuantity\t\tqty(number,current=1)\tcontent/02-oxford-shirt.md",
+        "A0006\tfill\tQuantity\t\tqty(number,min=1,current=1)\tcontent/02-oxford-shirt.md",
         "A0007\tclick\tAdd to cart\t\t\tcontent/02-oxford-shirt.md",
         "A0008\tclick\tShow more reviews\t\t\tcontent/02-oxford-shirt.md",
         "A0009\tclick\tDescription\tselected\t\tcontent/02-oxford-shirt.md",
@@ -291,3 +291,16 @@ def test_a_widget_wrapping_a_link_or_control_leaves_the_action_to_it() -> None:
     )
     assert mentions == ['[A0001 city: text "City"]']
     assert [a.kind for a in actions] == ["fill"]
+
+
+def test_typed_fields_show_their_limits_and_forms() -> None:
+    page = compile_page(
+        b"<p><input type=range name=volume min=0 max=10 step=1 value=3 aria-label=Volume>"
+        b"<input type=date name=due aria-label=Due></p>",
+        "https://example.org/",
+    )
+    shown = [format_inputs(action) for action in page.actions]
+    assert shown == [
+        "volume(range,min=0,max=10,step=1,current=3)",
+        "due(date,format=YYYY-MM-DD|MM/DD/YYYY|DD.MM.YYYY)",
+    ]

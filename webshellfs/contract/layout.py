@@ -98,8 +98,9 @@ def _field_label(field: Field) -> str:
 
 
 def format_field(field: Field) -> str:
-    """`q(text,required)`, `size(select: s=Small|m=Medium; current=m)`; a label that says more
-    than the name follows the type: `q(text "Search terms",required)`."""
+    """`q(text,required)`, `size(select: s=Small|m=Medium; current=m)`,
+    `qty(number,min=1,max=10,current=1)`; a label that says more than the name follows the
+    type: `q(text "Search terms",required)`."""
     kind = field.type + _field_label(field)
     if field.choices:
         options = "|".join(
@@ -111,6 +112,7 @@ def format_field(field: Field) -> str:
         required = ",required" if field.required else ""
         return f"{field.name}({kind}{required}: {options}{tail})"
     flags = [kind] + (["required"] if field.required else [])
+    flags += [f"{name}={value}" for name, value in field.limits]
     if field.value:
         flags.append(f"current={field.value}")
     return f"{field.name}({','.join(flags)})"

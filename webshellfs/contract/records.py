@@ -66,7 +66,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Field:
-    """One input an action takes: `q(text,required)` or `size(select: s=Small|m=Medium; current=m)`."""
+    """One input an action takes: `q(text,required)` or `size(select: s=Small|m=Medium; current=m)`.
+    `limits`: what the field accepts, as the page declares it: (("min", "1"), ("max", "10"),
+    ("step", "1")) for a number or range, (("format", "YYYY-MM-DD|MM/DD/YYYY"),) for a date."""
 
     name: str
     type: str
@@ -74,6 +76,7 @@ class Field:
     required: bool = False
     value: str = ""
     choices: tuple[Choice, ...] = ()
+    limits: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,31 @@ def _check_choice(field: Mapping[str, Any], value: str) -> None:
     raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}")
 
 
+# Field types whose value is a number the page bounds with min and max.
+NUMERIC = frozenset({"number", "range"})
+
+
+def _check_range(field: Mapping[str, Any], value: str) -> None:
+    """A number or range field's value: a number within its min..max, or UsageError saying
+    the range (so nothing is typed that the page would refuse or clamp in silence)."""
+    if field.get("type") not in NUMERIC:
+        return
+    limits = field.get("limits") or {}
+    low, high = limits.get("min", ""), limits.get("max", "")
+    try:
+        number = float(value)
+    except ValueError:
+        raise UsageError(f"{field['name']} takes a number, not {value!r}") from None
+    try:
+        outside = (low and number < float(low)) or (high and number > float(high))
+    except ValueError:
+        return  # a bound the page wrote that is no number: the browser decides
+    if outside:
+        raise UsageError(
+            f"{value} is outside the range of {field['name']}: {low or '…'}..{high or '…'}"
+        )
+
+
 def check_inputs(
     object_id: str, action: Mapping[str, Any], inputs: Sequence[tuple[str, str]]
 ) -> dict[str, str]:
@@ -75,6 +100,7 @@ def check_inputs(
             raise UsageError(f"{title} needs a value; valid inputs: {_valid(fields)}")
         for value in values.values():
             _check_choice(field, value)
+            _check_range(field, value)
         return values
     unknown = sorted(set(values) - set(by_name))
     if unknown:
@@ -92,4 +118,5 @@ def check_inputs(
         )
     for name, value in values.items():
         _check_choice(by_name[name], value)
+        _check_range(by_name[name], value)
     return values

@@ -62,6 +62,7 @@ def _field_meta(field: Field) -> dict[str, Any]:
         "required": field.required,
         "value": field.value,
         "choices": [[c.value, c.label] for c in field.choices],
+        "limits": dict(field.limits),
         "shown": format_field(field),
     }
 

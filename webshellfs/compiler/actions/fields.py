@@ -53,7 +53,36 @@ def field_of(control: HtmlElement, rule: ControlRule, page: PageIndex, position:
         value = ""
     else:
         value = clip(squash(control.get("value", "")), MAX_VALUE_CHARS)
-    return Field(name, rule.control, label, is_required(control), value=value)
+    return Field(
+        name, rule.control, label, is_required(control), value=value, limits=limits_of(control)
+    )
+
+
+# The bounds a typed field declares, by input type; and the forms a date-like field takes
+# (browser/values.py turns them into the field's own).
+BOUNDED_TYPES = frozenset({"number", "range", "date", "month", "week", "time", "datetime-local"})
+VALUE_FORMATS = {
+    "date": "YYYY-MM-DD|MM/DD/YYYY|DD.MM.YYYY",
+    "month": "YYYY-MM|MM/YYYY",
+    "time": "HH:MM|H:MMPM",
+    "datetime-local": "YYYY-MM-DDTHH:MM",
+}
+
+
+def limits_of(control: HtmlElement) -> tuple[tuple[str, str], ...]:
+    """`min`, `max`, `step` and the accepted `format` of a typed input, as the page declares
+    them (none for other controls)."""
+    kind = control.get("type", "").strip().lower() if control.tag == "input" else ""
+    if kind not in BOUNDED_TYPES:
+        return ()
+    limits = [
+        (bound, squash(control.get(bound) or ""))
+        for bound in ("min", "max", "step")
+        if squash(control.get(bound) or "")
+    ]
+    if kind in VALUE_FORMATS:
+        limits.append(("format", VALUE_FORMATS[kind]))
+    return tuple(limits)
 
 
 def checkbox_value(control: HtmlElement) -> str:
