@@ -291,11 +291,10 @@ SNAPSHOT = r"""
   const FAR = -1000;
   const CUT = new Set(['hidden', 'clip']);
   const numbers = (s) => (s.match(/-?[\d.]+/g) || []).map(Number);
-  const unseen = (el) => {
-    if (UNCHECKED.has(el.localName)) return false;
+  // style: the element's computed style, read once per element by gestures().
+  const unseen = (el, style) => {
+    if (UNCHECKED.has(el.localName) || !style) return false;
     const view = el.ownerDocument.defaultView;
-    if (!view) return false;
-    const style = view.getComputedStyle(el);
     if (style.display === 'contents') return false;
     if (style.clip.startsWith('rect(')) {
       const [top, right, bottom, left] = numbers(style.clip);
@@ -347,13 +346,14 @@ SNAPSHOT = r"""
     for (const child of parent.childNodes) node(child, inFrame, shown, seen, pointer);
   };
 
-  // What a person can operate on a rendered element (discovery.OPERABLE): '' when hidden.
+  // What a person can operate on a rendered element (discovery.OPERABLE): '' when hidden;
+  // also whether it shows a pointer, and its computed style (for unseen).
   const gestures = (el, shown, parentPointer) => {
-    if (!shown || UNCHECKED.has(el.localName)) return ['', parentPointer];
+    if (!shown || UNCHECKED.has(el.localName)) return ['', parentPointer, null];
     const view = el.ownerDocument.defaultView;
-    if (!view) return ['', parentPointer];
+    if (!view) return ['', parentPointer, null];
     const style = view.getComputedStyle(el);
-    return [operable(el, style, parentPointer, delegated), style.cursor === 'pointer'];
+    return [operable(el, style, parentPointer, delegated), style.cursor === 'pointer', style];
   };
 
   const node = (n, inFrame, parentShown, parentSeen, parentPointer) => {
@@ -363,7 +363,7 @@ SNAPSHOT = r"""
     const name = el.localName;
     if (SKIP.has(name)) return;
     const shown = parentShown && rendered(el);
-    const [ops, pointer] = gestures(el, shown, parentPointer);
+    const [ops, pointer, style] = gestures(el, shown, parentPointer);
     mark(el, ops);
     if (name === 'iframe' || name === 'frame') { frame(el, inFrame, shown, parentSeen); return; }
     if (name === 'frameset') {  // a page of frames: its frames, inlined, are its body
@@ -379,7 +379,7 @@ SNAPSHOT = r"""
         return;
       }
     }
-    const marked = shown && parentSeen && unseen(el);
+    const marked = shown && parentSeen && unseen(el, style);
     const seen = parentSeen && !marked;
     // Only the outermost element that is not rendered says `hidden`: what is inside it is
     // hidden with it, and shows with it when an action reveals it (compiler/reveal.py).
