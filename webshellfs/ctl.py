@@ -120,11 +120,17 @@ def _page(text: str) -> PageId:
     return page
 
 
-def _page_and_object(args: list[str], prefixes: str, what: str) -> tuple[PageId, str, list[str]]:
-    """`N0001 A0003 …` or `N0001/A0003 …` → page, object id, the remaining arguments."""
+def _split_address(args: list[str]) -> list[str]:
+    """`N0001/A0003 …` read as `N0001 A0003 …`."""
     if args and "/" in args[0]:
         first, _, second = args[0].partition("/")
-        args = [first, second, *args[1:]]
+        return [first, second, *args[1:]]
+    return args
+
+
+def _page_and_object(args: list[str], prefixes: str, what: str) -> tuple[PageId, str, list[str]]:
+    """`N0001 A0003 …` or `N0001/A0003 …` → page, object id, the remaining arguments."""
+    args = _split_address(args)
     if len(args) < 2:
         raise _Usage(f"needs a page and {what}")
     page = _page(args[0])
@@ -267,9 +273,7 @@ def _page_or_element(args: list[str]) -> tuple[PageId, str, list[str]]:
     """`N0001 [A0003] …`: the page, the element's id ("" for the page), the rest."""
     if not args:
         raise _Usage("needs a page address")
-    if "/" in args[0]:
-        first, _, second = args[0].partition("/")
-        args = [first, second, *args[1:]]
+    args = _split_address(args)
     page = _page(args[0])
     if len(args) > 1 and is_object_id(args[1]):
         if args[1][0] not in ACTIONS:
