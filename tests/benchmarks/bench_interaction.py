@@ -73,12 +73,15 @@ OPEN_PAGES = ("/scripted/orders.html", "/scripted/todo.html", "/scripted/inbox.h
 # The daemon with live discovery turned off: the same code with the listener log replaced by
 # an empty script and the snapshot's per-element discovery step by "nothing operable" (as the
 # snapshot was before discovery), so the compiler finds only declared controls.
-DISCOVERY_CALL = "const [ops, pointer] = gestures(el, shown, parentPointer);"
+DISCOVERY_CALL = "const [ops, pointer, style] = gestures(el, shown, parentPointer);"
+# Without discovery the snapshot still reads each shown element's style, for its unseen check.
+NO_DISCOVERY = ("const [ops, pointer, style] = ['', false, shown && el.ownerDocument.defaultView"
+                " ? el.ownerDocument.defaultView.getComputedStyle(el) : null];")
 WITHOUT_DISCOVERY = f"""
 import sys
 from webshellfs.browser import loading, session
 assert {DISCOVERY_CALL!r} in loading.SNAPSHOT, "the snapshot changed: update the benchmark"
-loading.SNAPSHOT = loading.SNAPSHOT.replace({DISCOVERY_CALL!r}, "const [ops, pointer] = ['', false];")
+loading.SNAPSHOT = loading.SNAPSHOT.replace({DISCOVERY_CALL!r}, {NO_DISCOVERY!r})
 session.LISTENER_LOG = ';'
 from webshellfs.cli import main
 sys.exit(main(sys.argv[1:]))
