@@ -1,0 +1,177 @@
+"""Main-text precision and recall of content/ on trafilatura's annotated evaluation pages,
+beside trafilatura's own `extract`, in the same run.
+
+A script, not a test (pytest does not collect it). From the project root:
+
+    .venv/bin/python tests/benchmarks/bench_maintext.py              # figures, dev and held-out
+    .venv/bin/python tests/benchmarks/bench_maintext.py --misses 20  # plus dev pages' misses
+
+The corpus (`trafilatura-eval-dev`: 482 pages, `evaldata.json`) gives, per page, snippets that
+must appear in the main text ("with") and snippets that must not ("without": navigation,
+comments, teasers of other articles). Scored as upstream scores it: whitespace collapsed, each
+snippet a substring test; a "with" snippet found is a true positive, missed a false negative; a
+"without" snippet found is a false positive; precision, recall and F1 are summed over the
+corpus. "Ours" is the text of content/ (sections and the tables that sit in them), with our
+inline references (`[L0012]`, `[T01 …]`, `[hidden until …]`) and line markers (`- `, `> `, `1. `)
+taken out; a control's reference keeps its label. The same is measured on boilerplate/: the
+"with" snippets found only there are main text that left content/.
+
+The pages are split in two halves by a hash of the file name: rules are tuned on dev only,
+held-out is reported beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trafilatura
+
+from webshellfs.compiler import compile_page
+from webshellfs.contract.records import CompiledPage
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
+DEFAULT_CORPUS = CORPORA / "trafilatura-eval-dev"
+PAGE_URL = "https://example.test/{name}"
+HALVES = ("dev", "held-out")
+
+_LABELLED_REF = re.compile(r'\[A\d{4,}[^\]"]*"([^"\]]*)"[^\]]*\]')
+_REF = re.compile(r"\[(?:[ALIT]\d{2,}|hidden until )[^\]]*\]")
+_LINE_MARK = re.compile(r"^(?:[-*>] |#+ |\d+\. )+", re.MULTILINE)
+_SPACE = re.compile(r"\s+")
+
+
+def half_of(file_name: str) -> str:
+    """dev or held-out, by the first byte of the name's SHA-1: stable across runs and machines."""
+    return HALVES[hashlib.sha1(file_name.encode()).digest()[0] % 2]
+
+
+def plain(text: str) -> str:
+    """Our lines as the plain text the snippets were taken from: references and line markers
+    out, whitespace collapsed."""
+    text = _REF.sub("", _LABELLED_REF.sub(r"\1", text))
+    return _SPACE.sub(" ", _LINE_MARK.sub("", text)).strip()
+
+
+def split_page(page: CompiledPage) -> tuple[str, str]:
+    """(content text, boilerplate text) of a compiled page, tables' text where they sit."""
+    parts: dict[str, list[str]] = {"content": [], "boilerplate": []}
+    for section in page.sections:
+        if section.kind == "content":
+            parts["content"].append(section.name)
+        parts[section.kind].extend(section.lines)
+    for table in page.tables:
+        inside = 0 <= table.section < len(page.sections)
+        kind = page.sections[table.section].kind if inside else "content"
+        parts[kind].append(table.caption)
+        parts[kind].extend(" ".join(row) for row in table.grid)
+    return plain("\n".join(parts["content"])), plain("\n".join(parts["boilerplate"]))
+
+
+@dataclass
+class Tally:
+    true_positives: int = 0
+    false_negatives: int = 0
+    false_positives: int = 0
+    true_negatives: int = 0
+    only_in_boilerplate: int = 0
+    milliseconds: list[float] = field(default_factory=list)
+
+    def count(self, text: str, wanted: list[str], unwanted: list[str], elsewhere: str = "") -> tuple[list[str], list[str]]:
+        """Score one page; returns (missed wanted snippets, found unwanted ones)."""
+        missed = [s for s in wanted if _SPACE.sub(" ", s).strip() not in text]
+        found = [s for s in unwanted if _SPACE.sub(" ", s).strip() in text]
+        self.true_positives += len(wanted) - len(missed)
+        self.false_negatives += len(missed)
+        self.false_positives += len(found)
+        self.true_negatives += len(unwanted) - len(found)
+        self.only_in_boilerplate += sum(_SPACE.sub(" ", s).strip() in elsewhere for s in missed)
+        return missed, found
+
+    @property
+    def precision(self) -> float:
+        return self.true_positives / max(1, self.true_positives + self.false_positives)
+
+    @property
+    def recall(self) -> float:
+        return self.true_positives / max(1, self.true_positives + self.false_negatives)
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass
+class PageMisses:
+    name: str
+    missed: list[str]
+    leaked: list[str]
+
+
+def run(corpus: Path, misses: int) -> dict[str, dict[str, Tally]]:
+    evaluation = json.loads((corpus / "evaldata.json").read_text(encoding="utf-8"))
+    tallies = {half: {"ours": Tally(), "trafilatura": Tally()} for half in HALVES}
+    pages = {half: 0 for half in HALVES}
+    dev_misses: list[PageMisses] = []
+    for key in sorted(evaluation):
+        entry = evaluation[key]
+        name = entry["file"]
+        data = (corpus / "pages" / name).read_bytes()
+        url = PAGE_URL.format(name=name)
+        half = half_of(name)
+        pages[half] += 1
+        started = time.perf_counter()
+        content, boilerplate = split_page(compile_page(data, url))
+        ours = tallies[half]["ours"]
+        ours.milliseconds.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        extracted = _SPACE.sub(" ", _LINE_MARK.sub("", trafilatura.extract(data, url=url) or ""))
+        theirs = tallies[half]["trafilatura"]
+        theirs.milliseconds.append((time.perf_counter() - started) * 1000)
+        missed, leaked = ours.count(content, entry["with"], entry["without"], boilerplate)
+        theirs.count(extracted, entry["with"], entry["without"])
+        if half == "dev" and (missed or leaked):
+            dev_misses.append(PageMisses(name, missed, leaked))
+
+    print("## Main text on trafilatura's evaluation pages (snippets, summed over pages)\n")
+    print("| half | pages | extractor | precision | recall | F1 | \"with\" only in boilerplate/ | median ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    for half in HALVES:
+        for label, tally in (("webshellfs content/", tallies[half]["ours"]),
+                             ("trafilatura extract", tallies[half]["trafilatura"])):
+            only = str(tally.only_in_boilerplate) if label.startswith("webshellfs") else "—"
+            print(f"| {half} | {pages[half]} | {label} | {tally.precision:.4f} | {tally.recall:.4f} "
+                  f"| {tally.f1:.4f} | {only} | {statistics.median(tally.milliseconds):.1f} |")
+    if misses:
+        print(f"\n## dev pages with a miss ({len(dev_misses)}), first {misses}\n")
+        for page in dev_misses[:misses]:
+            print(f"### {page.name}")
+            for snippet in page.missed:
+                print(f"  missed: {snippet[:120]}")
+            for snippet in page.leaked:
+                print(f"  leaked: {snippet[:120]}")
+    return tallies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--misses", type=int, default=0, help="list this many dev pages' misses")
+    arguments = parser.parse_args()
+    tallies = run(arguments.corpus, arguments.misses)
+    ours, theirs = tallies["dev"]["ours"], tallies["dev"]["trafilatura"]
+    sys.exit(0 if ours.precision >= theirs.precision else 1)
+
+
+if __name__ == "__main__":
+    main()
