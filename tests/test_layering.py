@@ -33,15 +33,19 @@ FORBIDDEN: dict[str, set[str]] = {
     "workers": {"webshellfs.store", "webshellfs.engine", "webshellfs.fs", "webshellfs.browser",
                 "webshellfs.fetch", "webshellfs.search", "webshellfs.mount", "pyfuse3",
                 "playwright", "httpx", "sqlite3"},
-    "directory": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.mount", "pyfuse3"},
+    "directory": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.mount", "webshellfs.fusemount",
+                  "pyfuse3"},
+    # The wiring shared by every face: pyfuse3 only through fusemount, imported to mount.
+    "mount": {"webshellfs.fs", "webshellfs.inodes", "pyfuse3"},
+    "cli": {"webshellfs.fs", "webshellfs.inodes", "pyfuse3"},
     # Imported by `webshell` (it should start fast) and by fs.py: no event loop, no FUSE.
     "sockets": {"webshellfs.engine", "webshellfs.store", "webshellfs.fs", "webshellfs.browser",
                 "trio", "pyfuse3", "playwright", "lxml", "httpx", "sqlite3"},
     "channel": {"webshellfs.fs", "webshellfs.store", "webshellfs.browser", "trio", "pyfuse3",
                 "playwright", "lxml", "sqlite3"},
     # The MCP server is a face of the engine like fs.py: it reads only what the engine serves.
-    "mcp": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.compiler", "webshellfs.browser",
-            "webshellfs.fetch", "pyfuse3", "playwright", "lxml", "sqlite3"},
+    "mcp": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.fusemount", "webshellfs.compiler",
+            "webshellfs.browser", "webshellfs.fetch", "pyfuse3", "playwright", "lxml", "sqlite3"},
     "fs": {"webshellfs.compiler", "webshellfs.store", "webshellfs.browser", "webshellfs.fetch",
            "lxml", "sqlite3", "playwright", "httpx"},
 }

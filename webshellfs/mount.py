@@ -7,47 +7,39 @@ a non-zero exit status instead of a daemon that died in silence.
 
 The daemon stops cleanly on SIGINT/SIGTERM/SIGHUP (it unmounts) and when someone runs
 `fusermount3 -u` (the FUSE loop ends by itself). A mount left behind by a killed daemon
-("Transport endpoint is not connected") is cleared before mounting again.
+("Transport endpoint is not connected") is cleared before mounting again (fusemount.py).
+
+pyfuse3 is imported only when mounting (fusemount.py), so directory mode (--no-fuse) and
+`webshellfs mcp`, which import this module, run on a machine without it.
 """
 
 from __future__ import annotations
 
-import errno
 import faulthandler
 import logging
 import os
 import select
 import signal
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-
-import pyfuse3
-import trio
 
 from webshellfs import directory
 from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions, parse_browser_spec
 from webshellfs.config import Settings
 from webshellfs.engine import Engine
-from webshellfs.errors import UsageError, WebshellError
+from webshellfs.errors import WebshellError
 from webshellfs.fetch.http import HttpFetcher
-from webshellfs.fs import Operations, require_patched_pyfuse3
 from webshellfs.store import Store
-from webshellfs.workers import configure_workers, warm_up
+from webshellfs.workers import configure_workers
 
-__all__ = ["log_path_for", "make_engine", "prepare_mountpoint", "run"]
+__all__ = ["log_path_for", "make_engine", "run"]
 
 log = logging.getLogger(__name__)
 
-MOUNT_OPTIONS = frozenset(pyfuse3.default_options | {"fsname=webshellfs", "subtype=webshellfs"})
 READY = "ready"
 READY_TIMEOUT = 60.0  # seconds the parent waits for the detached daemon to mount
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: the terminal closed
-# pyfuse3 ends a worker task whenever more than min_tasks are idle and starts one when none is:
-# with the default of 1, a run of sequential requests (`grep -r`) starts and ends a task per
-# request. Keeping a few idle costs nothing and cut the daemon's CPU per warm grep by a quarter.
-IDLE_WORKER_TASKS = 8
 HTTP_ONLY = "http"  # --browser http: no browser at all (plain HTTP fetches, no execute)
 
 
@@ -63,52 +55,16 @@ def run(settings: Settings) -> int:
     if settings.no_fuse:
         directory.prepare(mountpoint)
     else:
-        require_patched_pyfuse3()
-        prepare_mountpoint(mountpoint)
+        from webshellfs import fusemount  # only a mount needs pyfuse3 (see fusemount.py)
+
+        fusemount.require_patched_pyfuse3()
+        fusemount.prepare_mountpoint(mountpoint)
     log_path = log_path_for(settings.cache.absolute())
     if settings.foreground:
         _configure_logging(settings, log_path, to_stderr=True)
         _serve(settings, mountpoint, lambda: None)
         return 0
     return _detach(settings, mountpoint, log_path)
-
-
-def prepare_mountpoint(mountpoint: Path) -> None:
-    """Refuse a mountpoint that cannot work or is not empty, and clear a stale mount left by a
-    killed daemon."""
-    try:
-        os.stat(mountpoint)
-    except OSError as exc:
-        if exc.errno != errno.ENOTCONN:
-            raise UsageError(f"cannot mount on {mountpoint}: {exc.strerror}") from None
-        _clear_stale_mount(mountpoint)
-    if os.path.ismount(mountpoint):
-        raise UsageError(
-            f"{mountpoint} is already mounted; unmount it first: fusermount3 -u {mountpoint}"
-        )
-    if not mountpoint.is_dir():
-        raise UsageError(f"cannot mount on {mountpoint}: not a directory")
-    held = sorted(os.listdir(mountpoint))
-    if held:
-        more = f" and {len(held) - 1} more" if len(held) > 1 else ""
-        raise UsageError(
-            f"{mountpoint} is not empty (it holds {held[0]!r}{more}) and the mount would hide "
-            "them: mount on an empty directory"
-        )
-
-
-def _clear_stale_mount(mountpoint: Path) -> None:
-    # ENOTCONN means the daemon behind this mount is gone; only a lazy unmount clears it.
-    print(f"webshellfs: clearing a stale mount at {mountpoint} (its daemon died)", file=sys.stderr)
-    result = subprocess.run(
-        ["fusermount3", "-u", "-z", str(mountpoint)], capture_output=True, text=True, check=False
-    )
-    if result.returncode != 0:
-        raise UsageError(
-            f"{mountpoint} is a stale mount (Transport endpoint is not connected) and clearing it "
-            f"failed: {result.stderr.strip()}; run: fusermount3 -u -z {mountpoint} "
-            f"(or as root: umount -l {mountpoint})"
-        )
 
 
 def _configure_logging(settings: Settings, log_path: Path, *, to_stderr: bool) -> None:
@@ -221,47 +177,6 @@ def _serve(settings: Settings, mountpoint: Path, on_ready: Callable[[], None]) -
     if settings.no_fuse:
         directory.serve(engine, mountpoint, on_ready)
         return
-    operations = Operations(engine)
-    try:
-        pyfuse3.init(operations, str(mountpoint), set(MOUNT_OPTIONS))
-    except RuntimeError:
-        trio.run(engine.aclose)
-        raise UsageError(f"cannot mount on {mountpoint} (the reason is in the log)") from None
-    log.info("mounted %s (cache %s, pid %d)", mountpoint, settings.cache, os.getpid())
-    unmounted = False
-    try:
-        unmounted = trio.run(_main, engine, on_ready)
-    finally:
-        pyfuse3.close(unmount=not unmounted)
-        log.info("unmounted %s; the kernel still held %d inodes", mountpoint,
-                 operations.inodes.held())
+    from webshellfs import fusemount
 
-
-async def _main(engine: Engine, on_ready: Callable[[], None]) -> bool:
-    """Serve until unmounted (returns True) or stopped by a signal (returns False)."""
-    stopped_by_signal = False
-    try:
-        async with trio.open_nursery() as nursery:
-
-            async def stop_on_signal() -> None:
-                nonlocal stopped_by_signal
-                with trio.open_signal_receiver(*STOP_SIGNALS) as signals:
-                    async for signum in signals:
-                        log.info("%s received: unmounting", signal.Signals(signum).name)
-                        stopped_by_signal = True
-                        # Cancelling drops commands still running; their writers see the mount go.
-                        nursery.cancel_scope.cancel()
-                        return
-
-            async def serve() -> None:
-                await pyfuse3.main(min_tasks=IDLE_WORKER_TASKS)
-                nursery.cancel_scope.cancel()  # unmounted from outside: stop listening for signals
-
-            nursery.start_soon(stop_on_signal)
-            nursery.start_soon(serve)
-            nursery.start_soon(warm_up)
-            on_ready()
-    finally:
-        with trio.CancelScope(shield=True):
-            await engine.aclose()
-    return not stopped_by_signal
+    fusemount.serve(engine, mountpoint, on_ready, STOP_SIGNALS)
