@@ -23,6 +23,8 @@ PAGE_FILES = ("_map.md", "links.tsv", "images.tsv", "actions.tsv", "facts.kv", "
 PAGE_DIRS = ("content", "boilerplate", "tables", "resources", "long-values")
 # The hidden region is written even when nothing is hidden: an agent told to check it finds it.
 HIDDEN_FILE = "boilerplate/hidden.md"
+# The viewport when a live tab was captured; only a page captured in a browser tab has one.
+SCREENSHOT_FILE = "screenshot.png"
 
 LINK_COLUMNS = ("id", "url", "text", "section")
 IMAGE_COLUMNS = ("id", "src", "description", "section")
@@ -231,14 +233,27 @@ def _render_map(
         f"facts.kv {len(page.facts)} · resources.tsv {len(page.resources)} · "
         f"long-values/ {long_count}",
     ]
+    if SCREENSHOT_FILE in files:
+        out.append(_screenshot_line(files[SCREENSHOT_FILE]))
     if page.notes:
         out += ["", "## notes"] + [f"- {clean_field(n)}" for n in page.notes]
     return ("\n".join(out) + "\n").encode("utf-8", "surrogatepass")
 
 
-def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dict[str, bytes]:
+def _screenshot_line(png: bytes) -> str:
+    """`screenshot.png 1280×720 PNG, 84 KB: the viewport when captured` (its size from the
+    PNG header)."""
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    return (f"{SCREENSHOT_FILE} {width}×{height} PNG, {max(1, round(len(png) / 1024))} KB: "
+            "the viewport when captured")
+
+
+def render_page(
+    page: CompiledPage, page_id: str = "", lineage: str = "", screenshot: bytes = b""
+) -> dict[str, bytes]:
     """Every file of the page directory, by relative path. Directories in PAGE_DIRS always exist
-    even when no file lands in them; callers create them from that constant."""
+    even when no file lands in them; callers create them from that constant. screenshot: the
+    PNG a live capture took, kept as screenshot.png and listed in _map.md."""
     paths = section_files(page)
     long_values = LongValues()
     files: dict[str, bytes] = {}
@@ -286,6 +301,8 @@ def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dic
         )
     files["resources.tsv"] = _tsv(RESOURCE_COLUMNS, resource_rows, long_values)
     files.update(long_values.files)
+    if screenshot:
+        files[SCREENSHOT_FILE] = screenshot
     files["_map.md"] = _render_map(page, paths, files, page_id, lineage)
     return dict(sorted(files.items()))
 
@@ -294,8 +311,9 @@ def render_page(page: CompiledPage, page_id: str = "", lineage: str = "") -> dic
 
 STATE_FILE = "_state.md"
 # Files that only describe the others: they change whenever anything does, so they are left
-# out when two states are compared.
-DERIVED_FILES = ("_map.md", STATE_FILE)
+# out when two states are compared. So is the screenshot: its pixels differ with the moment it
+# was taken (a caret, an animation, an image still loading) while the state is the same.
+DERIVED_FILES = ("_map.md", STATE_FILE, SCREENSHOT_FILE)
 
 
 @dataclass(frozen=True)
