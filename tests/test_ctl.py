@@ -126,6 +126,6 @@ def test_help_is_made_from_the_table() -> None:
 
 def test_every_verb_of_the_contract_is_in_the_table() -> None:
     assert list(ctl.COMMANDS) == [
-        "retrieve", "open", "execute", "dblclick", "rightclick", "hover", "press", "drag",
+        "retrieve", "open", "execute", "fill", "dblclick", "rightclick", "hover", "press", "drag",
         "scroll", "upload", "back", "forward", "focus", "lookup", "resolve", "close", "help",
     ]

@@ -63,7 +63,8 @@ class Execute:
     object dropped onto (drag); files: names under the uploads directory (upload); scroll:
     up | down | top | bottom, or "" to bring the element into view; dialog: how to answer a
     dialog the action raises (accept | dismiss; "" accepts, as without the option); answer:
-    the text typed into a prompt (accepts it)."""
+    the text typed into a prompt (accepts it); submit: False for `fill` (set a form's fields
+    and leave it unsubmitted)."""
 
     page: PageId
     object_id: str
@@ -75,6 +76,7 @@ class Execute:
     scroll: str = ""
     dialog: str = ""
     answer: str | None = None
+    submit: bool = True
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,15 @@ def _parse_execute(args: list[str]) -> Execute:
     return Execute(page, object_id, _assignments(rest), keys=tuple(keys), **options)
 
 
+def _parse_fill(args: list[str]) -> Execute:
+    """`fill N0001 A0004 q=shoes size=m`: a form's fields set, the form left unsubmitted."""
+    args, options = _dialog_options(args)
+    page, object_id, rest = _page_and_object(args, "A", "a form's or a field's action id (A0004)")
+    if not rest:
+        raise _Usage("needs name=value inputs, e.g. fill N0001 A0004 q=shoes")
+    return Execute(page, object_id, _assignments(rest), submit=False, **options)
+
+
 def _element_gesture(gesture: str) -> Callable[[list[str]], Command]:
     """`dblclick N0001 A0003`: a gesture on one element, nothing more."""
 
@@ -378,6 +389,10 @@ COMMANDS: dict[str, Spec] = {
     "execute": Spec(
         _parse_execute, "execute <page> <id> [name=value …] [--press KEY]",
         "run action A… (click, fill, select, check, submit), or click link L…, on the live page",
+    ),
+    "fill": Spec(
+        _parse_fill, "fill <page> <id> <input…>",
+        "set a form's fields (name=value …) without submitting it, as a person fills them",
     ),
     "dblclick": Spec(_element_gesture("dblclick"), "dblclick <page> <id>", "double-click an element"),
     "rightclick": Spec(

@@ -65,7 +65,12 @@ cards, menu items and icons the page's scripts made clickable show as `[A0031 cl
 actions.tsv says what else they answer to (`on: dblclick rightclick press hover drag drop`);
 act so with `dblclick`, `rightclick`, `hover`, `press`, `drag` (see Commands). On a live tab a
 link L… is clicked, as a person would. Type and press at once: `execute N0001 A0002
-value="buy milk" --press Enter`. A dialog the action raises is accepted unless the command says
+value="buy milk" --press Enter`. `execute` on a form fills the fields given and submits it as a
+person does (its submit button, else Enter in a text field; a form with neither only has its
+fields set); `fill N0001 A0004 q=shoes` sets fields and never submits. A radio the page gave no
+value is chosen by its label (`size=Medium`). A field's value in actions.tsv is exactly the
+page's: one word as is, else quoted with \\t \\n \\" \\\\ escapes; `focused` marks where keys go.
+A dialog the action raises is accepted unless the command says
 `--dismiss` or `--answer TEXT`. Dates and times may be written as the page shows them
 (01/26/2010, 1:28 PM). Text the page shows only after an action reads `[hidden until A0007 link
 "Team"] …`. In a new state of a page a control keeps its id; new controls get new ids.

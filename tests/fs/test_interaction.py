@@ -255,3 +255,40 @@ def test_a_state_reached_again_acts_on_the_controls_as_they_are_now(
     assert any(line.startswith(f"→ {first}: the same as an earlier state") for line in lines), lines
     again = act(mount, f"execute {first} {box} value=on")
     assert "0 items left" in grep(mount, again, "items left")
+
+
+def inputs_of(mount: Mount, page: str, action: str) -> str:
+    rows = sh(f"awk -F'\\t' '$1==\"{action}\"{{print $5}}' {mount.path}/{page}/actions.tsv")
+    return rows.stdout.strip()
+
+
+def test_fields_set_one_by_one_and_shown_as_the_page_holds_them(
+    mount: Mount, live: LiveSite
+) -> None:
+    page = opened(mount, live, "/scripted/settings.html")
+    # Radios without a value are told apart by their labels; the one checked says so.
+    line = grep(mount, page, '"Medium"')
+    found = re.search(r'\[(A\d{4}) size=Medium: radio "Medium" checked\]', line)
+    assert found, line
+    form = found.group(1)
+    shown = inputs_of(mount, page, form)
+    assert "size(radio: Small|Medium|Large; current=Medium)" in shown
+    # A value exactly as the page holds it: the tab, the newline and the comma escaped.
+    assert 'bio(textarea,current="line one\\n\\tindented, with a comma")' in shown, shown
+    # The field the page gave no name is addressed by the name actions.tsv shows.
+    nickname = re.search(r'(field\d+)\(text "Nickname"', shown)
+    assert nickname, shown
+    assert re.search(r'\[A\d{4} field\d+: text "Nickname" focused\]', grep(mount, page, "Nickname"))
+    # fill sets fields and leaves the form unsubmitted.
+    lines = ctl(mount, f"fill {page} {form} size=Large {nickname.group(1)}=Zed")
+    assert lines[1].startswith(f'filled {form} form'), lines
+    filled = landed(lines)
+    assert grep(mount, filled, "Nothing saved yet.")
+    assert "current=Large" in inputs_of(mount, filled, form)
+    assert "current=Zed" in inputs_of(mount, filled, form)
+    saved = act(mount, f"execute {filled} {form}")
+    assert grep(mount, saved, "Saved: Large, Zed")
+    # A form with no submit button: its checkbox toggles alone and the page's handler hears it.
+    box = address(mount, saved, '"Dark mode"')
+    themed = act(mount, f"execute {saved} {box} dark=on")
+    assert grep(mount, themed, "Theme: dark")

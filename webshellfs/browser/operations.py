@@ -333,45 +333,104 @@ async def follow(element: Locator, values: Mapping[str, str], timeout: float) ->
 
 
 async def submit(form: Locator, values: Mapping[str, str], timeout: float) -> None:
-    """Fill every named field in one step, then submit the form with its own button."""
-    steps = [await _field_step(form, name, value, timeout) for name, value in values.items()]
-    for step in steps:
-        await step()
+    """Fill the fields given, then submit as a person does: click the form's own visible
+    submit button, else press Enter in a text field (the browser's implicit submission, which
+    the page's handlers hear). A form with neither (a panel of checkboxes a script reacts to)
+    has only its fields set."""
+    await set_fields(form, values, timeout)
     submitters = form.locator(_SUBMITTERS)
     for index in range(await submitters.count()):
         button = submitters.nth(index)
         if await button.is_visible():
             await button.click(timeout=timeout)
             return
-    await form.evaluate(_REQUEST_SUBMIT)
+    typed = await _text_field(form, values)
+    if typed is not None:
+        await typed.press("Enter", timeout=timeout)
+
+
+async def set_fields(form: Locator, values: Mapping[str, str], timeout: float) -> None:
+    """Fill, check or choose each field given, in order, without submitting. Every name and
+    choice is checked before the first field is touched."""
+    steps = [await _field_step(form, name, value, timeout) for name, value in values.items()]
+    for step in steps:
+        await step()
+
+
+# A form's input keyed `name FIELD_AT locator` (engine: field_key) is found by its name, else
+# by the element the capture saw: a field the page gave no name attribute, or one that joins
+# the form from elsewhere by form=ID.
+FIELD_AT = "\x1f"
+
+
+def field_key(name: str, locator: str) -> str:
+    """The key under which a form's input reaches the browser: its name, and where the
+    capture saw it (a static compile's XPath locator is not used: the DOM is the live one)."""
+    return f"{name}{FIELD_AT}{locator}" if locator and not locator.startswith("/") else name
+
+
+# Inputs in which Enter submits the form they belong to.
+_IMPLICIT_SUBMIT = (
+    "input:not([type]), input[type=text], input[type=search], input[type=email], "
+    "input[type=url], input[type=tel], input[type=password], input[type=number], "
+    "input[type=date], input[type=time], input[type=month], input[type=week]"
+)
+
+
+async def _text_field(form: Locator, values: Mapping[str, str]) -> Locator | None:
+    """The field to press Enter in: the last text field given, else the form's first one."""
+    for name in reversed(list(values)):
+        field = await _form_field(form, name)
+        if field is not None and await field.evaluate(f"(e) => e.matches({_IMPLICIT_SUBMIT!r})"):
+            return field
+    fields = form.locator(_IMPLICIT_SUBMIT)
+    return fields.first if await fields.count() else None
+
+
+async def _form_field(form: Locator, key: str) -> Locator | None:
+    """A form's field by its name attribute, else by its element (see field_key)."""
+    name, _, locator = key.partition(FIELD_AT)
+    if name:
+        found = form.locator(attribute_selector("name", name))
+        if await found.count():
+            return found.first
+    if locator:
+        selector = attribute_selector(LOCATOR_ATTRIBUTE, locator)
+        for scope in (form, form.page):
+            found = scope.locator(selector)
+            if await found.count():
+                return found.first
+    return None
 
 
 async def _field_step(
-    form: Locator, name: str, value: str, timeout: float
+    form: Locator, key: str, value: str, timeout: float
 ) -> Callable[[], Awaitable[None]]:
     """Check one name=value against the form and return the step that applies it."""
-    fields = form.locator(attribute_selector("name", name))
-    if await fields.count() == 0:
+    name = key.partition(FIELD_AT)[0]
+    first = await _form_field(form, key)
+    if first is None:
         names = await form.evaluate(
             "(f) => Array.from(f.elements).map((e) => e.name).filter((n) => n)"
         )
         known = ", ".join(dict.fromkeys(names)) or "none"
-        raise UsageError(f"the form has no field {name!r}; its fields: {known}")
-    first = fields.first
+        raise UsageError(f"the form has no field {name!r} now; its named fields: {known}")
     tag, kind = await first.evaluate(_DESCRIBE_FIELD)
     if kind == "radio":
-        radio = form.locator(attribute_selector("name", name) + attribute_selector("value", value))
-        if await radio.count() == 0:
-            choices = await fields.evaluate_all("(rs) => rs.map((r) => r.value)")
-            raise UsageError(f"no choice {value!r} for {name}; choices: {' | '.join(choices)}")
-        return lambda: radio.first.check(timeout=timeout)
+        picked = await _pick(first, value)  # by value, else by label: a radio with no value
+        if "target" not in picked:
+            raise UsageError(
+                f"no choice {value!r} for {name}; choices: {' | '.join(picked['choices'])}"
+            )
+        radio = first.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, picked["target"]))
+        return lambda: _set_checked(radio, True, timeout)
     if kind == "checkbox":
         wanted = value.lower() not in _FALSE_WORDS
-        return lambda: first.set_checked(wanted, timeout=timeout)
+        return lambda: _set_checked(first, wanted, timeout)
     if tag == "select":
         option = await option_value(first, value)
         return lambda: _select(first, option, timeout)
-    return lambda: first.fill(value, timeout=timeout)
+    return lambda: fill(first, {name: value}, timeout)
 
 
 async def _select(element: Locator, value: str, timeout: float) -> None:
@@ -391,4 +450,5 @@ OPERATIONS: dict[str, Operation] = {
     "navigate": follow,
     "follow": follow,
     "submit": submit,
+    "set-fields": set_fields,
 }

@@ -7,7 +7,7 @@ Kept as Python strings so the package needs no data files.
 from __future__ import annotations
 
 from webshellfs.browser.discovery import OPERABLE
-from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, OPERABLE_ATTRIBUTE
+from webshellfs.compiler.builder import FOCUS_ATTRIBUTE, LOCATOR_ATTRIBUTE, OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
@@ -250,6 +250,7 @@ DOM_SETTLE = """
 #    get `data-wsfs-unseen` (the compiler moves their text to boilerplate/hidden.md);
 #  - what a person can operate beyond declared controls (listeners, pointer cursor, tabindex,
 #    draggable: discovery.OPERABLE) is written into data-wsfs-op;
+#  - the element with keyboard focus gets data-wsfs-focus;
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
 SNAPSHOT = r"""
@@ -325,6 +326,9 @@ SNAPSHOT = r"""
     if (!shown) parts.push(' hidden=""');
     if (marked && !el.hasAttribute(UNSEEN)) parts.push(' ', UNSEEN, '=""');
     if (ops) parts.push(' ', OP, '="', ops, '"');
+    if (el === el.ownerDocument.activeElement && name !== 'body' && name !== 'html') {
+      parts.push(' __FOCUS__=""');
+    }
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {
@@ -421,5 +425,6 @@ SNAPSHOT = r"""
     mutedDialogs: guard.muted, blockedPopups: guard.blocked, openedPopups: guard.opened,
     clickedDownloads: guard.downloads };
 }
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
+""".replace("__FOCUS__", FOCUS_ATTRIBUTE).replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace(
+    "__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
     "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip())

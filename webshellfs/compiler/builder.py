@@ -36,6 +36,8 @@ LOCATOR_ATTRIBUTE = "data-wsfs-id"
 # Attribute a live capture puts on elements the page made operable by script, with words for
 # how (browser/discovery.py): `click dblclick`, `pointer`, `focusable`, `drag` …
 OPERABLE_ATTRIBUTE = "data-wsfs-op"
+# Attribute a live capture puts on the element that has keyboard focus.
+FOCUS_ATTRIBUTE = "data-wsfs-focus"
 
 _R = TypeVar("_R", Image, Action, Table)
 # Around the number of a control that reveals hidden text, until build() names it.

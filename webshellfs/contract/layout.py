@@ -35,6 +35,23 @@ RESOURCE_COLUMNS = ("id", "url", "content-type", "bytes", "file")
 _FIELD_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # all that splitlines() breaks on
 
 
+# A field's value is written as it is when it is one plain word; else in double quotes with
+# these escapes, so a parser gets back spaces, tabs, newlines, commas and quotes exactly.
+_VALUE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_PLAIN_VALUE = re.compile(r'[^\s,()"\\|;=]+')
+
+
+def quoted(value: str) -> str:
+    """`"line one\\n\\tindented, too"`: a value in double quotes, escaped to stay on one line."""
+    escaped = "".join(_VALUE_ESCAPES.get(c, c) for c in value)
+    return '"' + _FIELD_BREAKS.sub(lambda m: " " * len(m.group()), escaped) + '"'
+
+
+def shown_value(value: str) -> str:
+    """A field's value in actions.tsv: `a@b.c` as it is, `"  two words  "` quoted."""
+    return value if _PLAIN_VALUE.fullmatch(value) else quoted(value)
+
+
 def clean_field(value: str) -> str:
     """One TSV/kv field: tabs, newlines and other control characters become single spaces."""
     if value.isprintable():  # the common case, and far cheaper than the substitution
@@ -116,7 +133,7 @@ def format_field(field: Field) -> str:
     flags = [kind] + (["required"] if field.required else [])
     flags += [f"{name}={value}" for name, value in field.limits]
     if field.value:
-        flags.append(f"current={field.value}")
+        flags.append(f"current={shown_value(field.value)}")
     return f"{field.name}({','.join(flags)})"
 
 

@@ -68,7 +68,9 @@ class Choice:
 class Field:
     """One input an action takes: `q(text,required)` or `size(select: s=Small|m=Medium; current=m)`.
     `limits`: what the field accepts, as the page declares it: (("min", "1"), ("max", "10"),
-    ("step", "1")) for a number or range, (("format", "YYYY-MM-DD|MM/DD/YYYY"),) for a date."""
+    ("step", "1")) for a number or range, (("format", "YYYY-MM-DD|MM/DD/YYYY"),) for a date.
+    `locator`: the field's element (a group's first member), so a field is found whether or
+    not the page gave it a `name`."""
 
     name: str
     type: str
@@ -77,6 +79,7 @@ class Field:
     value: str = ""
     choices: tuple[Choice, ...] = ()
     limits: tuple[tuple[str, str], ...] = ()
+    locator: str = ""
 
 
 @dataclass(frozen=True)

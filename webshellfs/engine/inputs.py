@@ -73,10 +73,11 @@ def _check_range(field: Mapping[str, Any], value: str) -> None:
 
 
 def check_inputs(
-    object_id: str, action: Mapping[str, Any], inputs: Sequence[tuple[str, str]]
+    object_id: str, action: Mapping[str, Any], inputs: Sequence[tuple[str, str]],
+    submitting: bool = True,
 ) -> dict[str, str]:
     """The name=value inputs as the browser takes them; UsageError (nothing done) if they do
-    not fit the action."""
+    not fit the action. A form filled and left unsubmitted (`fill`) needs no required input."""
     fields: list[Mapping[str, Any]] = list(action.get("fields") or [])
     title = action_title(object_id, action)
     values = dict(inputs)
@@ -110,7 +111,7 @@ def check_inputs(
     missing = [
         name
         for name, f in by_name.items()
-        if f.get("required") and name not in values and not f.get("value")
+        if submitting and f.get("required") and name not in values and not f.get("value")
     ]
     if missing:
         raise UsageError(

@@ -21,7 +21,14 @@ from urllib.parse import urldefrag
 import trio
 
 from webshellfs import ctl
-from webshellfs.browser import Browser, BrowserFetcher, Gesture, TabCapture, TabGone
+from webshellfs.browser import (
+    Browser,
+    BrowserFetcher,
+    Gesture,
+    TabCapture,
+    TabGone,
+    field_key,
+)
 from webshellfs.compiler import KnownAction, PriorActions
 from webshellfs.contract.layout import FileDiff, clean_field, diff_files, state_digest
 from webshellfs.engine.inputs import action_title, check_inputs
@@ -311,7 +318,7 @@ class LiveTabs:
             if object_id.startswith("L"):
                 return tab, base, base_meta, await self._follow(tab, action, gesture)
             return tab, base, base_meta, await self.browser.execute(
-                tab, locator, str(action.get("kind") or ""), values, gesture
+                tab, locator, _operation(command, action), _field_keys(action, values), gesture
             )
         except TabGone:
             raise
@@ -549,7 +556,42 @@ def _action_of(
         raise NotFoundError(f"no action {object_id} on {page}; see {page}/actions.tsv")
     if command.gesture:
         return dict(action), {}
-    return dict(action), check_inputs(object_id, action, command.inputs)
+    return dict(action), check_inputs(object_id, action, command.inputs, command.submit)
+
+
+# What `fill` does instead of the action's own operation: set, never submit or press Enter.
+FILL_OPERATIONS = {
+    "submit": "set-fields", "enter": "fill", "fill": "fill", "edit": "fill",
+    "select": "select", "check": "check", "uncheck": "uncheck",
+}
+
+
+def _operation(command: ctl.Execute, action: Mapping[str, Any]) -> str:
+    """The browser operation for the command: the action's own, or for `fill` the one that
+    sets its fields and leaves the form unsubmitted."""
+    kind = str(action.get("kind") or "")
+    if command.submit:
+        return kind
+    if kind not in FILL_OPERATIONS:
+        raise UsageError(
+            f"fill sets a form's or a field's inputs; {action_title(command.object_id, action)} "
+            f"has none: execute {command.page} {command.object_id}"
+        )
+    return FILL_OPERATIONS[kind]
+
+
+def _field_keys(action: Mapping[str, Any], values: dict[str, str]) -> dict[str, str]:
+    """A form's inputs keyed so the browser finds each field by its name, else by the element
+    the capture saw (a field the page gave no name: `field3`, or its id)."""
+    if action.get("kind") != "submit":
+        return values
+    locators = {
+        str(f.get("name")): str(f.get("locator") or "")
+        for f in action.get("fields") or []
+    }
+    return {
+        field_key(name, locators.get(name, "")): value for name, value in values.items()
+    }
 
 
 def _object_locator(
@@ -580,7 +622,7 @@ def _did(
     command: ctl.Execute, title: str, inputs: tuple[str, ...], meta: Mapping[str, Any], page: str
 ) -> str:
     """The response's first line: `double-clicked A0003 clickable "Dolores" on N0001`."""
-    done = DONE_AS[command.gesture]
+    done = DONE_AS[command.gesture] if command.submit else "filled"
     if command.gesture == "press":
         what = f"{' '.join(command.keys)} on {title}" if command.object_id else " ".join(command.keys)
     elif command.gesture == "drag":
@@ -603,8 +645,9 @@ def _did(
 
 
 def _state_action(command: ctl.Execute, title: str) -> str:
-    """What _state.md says made a state: the action's title, with the gesture if any."""
-    return f"{command.gesture} {title}".strip() if command.gesture else title
+    """What _state.md says made a state: the action's title, with the gesture (or `fill`)."""
+    verb = command.gesture or ("" if command.submit else "fill")
+    return f"{verb} {title}" if verb else title
 
 
 def _confirm(action: Mapping[str, Any], meta: Mapping[str, Any]) -> str | None:

@@ -64,6 +64,7 @@ def _field_meta(field: Field) -> dict[str, Any]:
         "choices": [[c.value, c.label] for c in field.choices],
         "limits": dict(field.limits),
         "shown": format_field(field),
+        "locator": field.locator,
     }
 
 

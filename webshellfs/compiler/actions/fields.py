@@ -41,21 +41,27 @@ def is_required(control: HtmlElement) -> bool:
 def field_of(control: HtmlElement, rule: ControlRule, page: PageIndex, position: int = 0) -> Field:
     name = field_name(control, position)
     label = label_of(control, page)
+    locator = page.locator(control)
     if control.tag == "select":
         kind = "select-multiple" if control.get("multiple") is not None else "select"
-        return Field(name, kind, label, is_required(control), choices=options_of(control, page))
+        return Field(name, kind, label, is_required(control), choices=options_of(control, page),
+                     locator=locator)
     if rule.control == "checkbox":
         choice = Choice(checkbox_value(control), label, selected=control.get("checked") is not None)
-        return Field(name, "checkbox", label, is_required(control), choices=(choice,))
-    if control.tag == "textarea":
-        value = clip(squash(control.text_content()), MAX_VALUE_CHARS)
-    elif rule.control in SECRET_TYPES:
-        value = ""
-    else:
-        value = clip(squash(control.get("value", "")), MAX_VALUE_CHARS)
+        return Field(name, "checkbox", label, is_required(control), choices=(choice,),
+                     locator=locator)
+    value = "" if rule.control in SECRET_TYPES else field_value(control)
     return Field(
-        name, rule.control, label, is_required(control), value=value, limits=limits_of(control)
+        name, rule.control, label, is_required(control), value=value, limits=limits_of(control),
+        locator=locator,
     )
+
+
+def field_value(control: HtmlElement) -> str:
+    """The value exactly as the page holds it (a textarea's text, an input's value): never
+    trimmed or squashed, so spaces, tabs and newlines survive (the record formats escape them)."""
+    raw = control.text_content() if control.tag == "textarea" else control.get("value", "")
+    return clip(raw, MAX_VALUE_CHARS)
 
 
 # The bounds a typed field declares, by input type; and the forms a date-like field takes
@@ -94,7 +100,7 @@ def group_field(group: list[HtmlElement], kind: str, page: PageIndex, name: str)
     """Radios (or same-name checkboxes) as one field whose choices are its buttons."""
     choices = tuple(
         Choice(
-            control.get("value", "on"),
+            choice_value(control, label_of(control, page)),
             label_of(control, page),
             selected=control.get("checked") is not None,
         )
@@ -102,7 +108,19 @@ def group_field(group: list[HtmlElement], kind: str, page: PageIndex, name: str)
     )
     # A lone checkbox is named by its one choice.
     label = "" if kind == "checkbox" and len(group) == 1 else group_label(group[0], page) or name
-    return Field(name, kind, label, any(is_required(c) for c in group), choices=choices)
+    return Field(name, kind, label, any(is_required(c) for c in group), choices=choices,
+                 locator=page.locator(group[0]))
+
+
+def choice_value(control: HtmlElement, label: str) -> str:
+    """What to pass to choose a radio: its value; a radio the page gave no value (every one
+    of them would read `on`) is chosen by its label, as the browser finds it (`size=Medium`)."""
+    value = control.get("value")
+    if value is not None:
+        return value
+    if control.get("type", "").strip().lower() == "radio" and label:
+        return label
+    return "on"
 
 
 def group_label(first: HtmlElement, page: PageIndex) -> str:

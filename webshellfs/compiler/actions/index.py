@@ -26,6 +26,7 @@ class PageIndex:
 
     root: HtmlElement
     note: Callable[[str], None]  # the builder's: says in _map.md what was cut
+    locator: Callable[[HtmlElement], str]  # the builder's: how the browser finds an element
     forms: dict[HtmlElement, FormEntry | None] = field(default_factory=dict)
     mentions: dict[HtmlElement, str] = field(default_factory=dict)
     loose_groups: dict[str, str] = field(default_factory=dict)
@@ -86,6 +87,6 @@ def page_index(builder: PageBuilder, element: HtmlElement) -> PageIndex:
     """The page's indexes, made at the first control (the builder compiles one document)."""
     page = builder.caches.get("actions")
     if not isinstance(page, PageIndex):
-        page = PageIndex(element.getroottree().getroot(), builder.note)
+        page = PageIndex(element.getroottree().getroot(), builder.note, builder.locator)
         builder.caches["actions"] = page
     return page

@@ -13,6 +13,7 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions.index import PageIndex
 from webshellfs.compiler.actions.rules import (
     CLASS_HINT_WORDS,
+    EDITABLE_VALUES,
     HEADING_TAGS,
     LABEL_SKIP,
     MAX_LABEL_CHARS,
@@ -20,8 +21,9 @@ from webshellfs.compiler.actions.rules import (
     input_type,
     role_of,
 )
-from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
+from webshellfs.compiler.builder import FOCUS_ATTRIBUTE, OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import is_hidden, plain_text, squash
+from webshellfs.contract.layout import quoted
 
 # Gestures of a control worth telling beyond a click (browser/discovery.py's words).
 TOLD_WORDS = ("dblclick", "rightclick", "press", "hover", "drag", "drop")
@@ -82,9 +84,19 @@ def _text_after(control: HtmlElement) -> str:
     if tail:
         return tail
     following = control.getnext()
-    if following is not None and following.tag in ("label", "span") and not is_hidden(following):
+    if following is not None and following.tag in ("label", "span") and _names_nothing(following):
         return plain_text(following)
     return ""
+
+
+def _names_nothing(element: HtmlElement) -> bool:
+    """A shown neighbour that is not already another control's label (a `for=`, or one
+    wrapping its own control), so its words may name the control beside it."""
+    if is_hidden(element):
+        return False
+    if element.tag != "label":
+        return True
+    return element.get("for") is None and next(element.iter(*NATIVE_CONTROLS), None) is None
 
 
 def _text_before(control: HtmlElement) -> str:
@@ -92,7 +104,7 @@ def _text_before(control: HtmlElement) -> str:
     if previous is not None:
         if squash(previous.tail or ""):
             return squash(previous.tail or "")
-        if previous.tag in ("label", "span", "b", "strong") and not is_hidden(previous):
+        if previous.tag in ("label", "span", "b", "strong") and _names_nothing(previous):
             return plain_text(previous)
         return ""
     parent = control.getparent()
@@ -194,7 +206,14 @@ def class_hint(element: HtmlElement) -> str:
 
 
 def states_of(element: HtmlElement) -> str:
-    """The state a control is in, as the page declares it: checked, selected, expanded…"""
+    """The state a control is in, for actions.tsv: checked, selected, expanded… and the
+    gestures it answers to besides a click."""
+    return ", ".join(declared_states(element) + [w for w in [gestures_context(element)] if w])
+
+
+def declared_states(element: HtmlElement) -> list[str]:
+    """checked, selected, expanded, pressed, current, disabled, focused: as the page declares
+    them (and as the live capture saw focus), for actions.tsv and the control's mention."""
     states: list[str] = []
     if element.get("checked") is not None or element.get("aria-checked") == "true":
         states.append("checked")
@@ -211,10 +230,26 @@ def states_of(element: HtmlElement) -> str:
         states.append("current")
     if element.get("disabled") is not None or element.get("aria-disabled") == "true":
         states.append("disabled")
-    gestures = gestures_context(element)
-    if gestures:
-        states.append(gestures)
-    return ", ".join(states)
+    if shows_focus(element):
+        states.append("focused")
+    return states
+
+
+# Roles and input types whose focus is told: where keys go next (typing, arrows in a widget).
+# A button or link keeps focus after any click, so telling it would make every click a change.
+_FOCUS_TOLD_INPUTS = frozenset({"checkbox", "radio", "button", "submit", "reset", "image"})
+
+
+def shows_focus(element: HtmlElement) -> bool:
+    """Whether the live capture saw keyboard focus on a field or an ARIA widget."""
+    if element.get(FOCUS_ATTRIBUTE) is None:
+        return False
+    if element.tag in ("textarea", "select") or role_of(element):
+        return True
+    if element.tag == "input":
+        return input_type(element) not in _FOCUS_TOLD_INPUTS
+    editable = element.get("contenteditable")
+    return editable is not None and editable.strip().lower() in EDITABLE_VALUES
 
 
 def legend_of(container: HtmlElement) -> str:
@@ -242,20 +277,26 @@ UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "re
 
 def state_note(control: HtmlElement) -> str:
     """The state a native control is in, for its mention where it stands in the text:
-    `checked`, `= "Medium"` (a select's chosen option), `= "buy milk"` (a field's value)."""
+    `checked`, `= "Medium"` (a select's chosen option), `= "buy milk"` (a field's value, exactly
+    as the page holds it, escaped like actions.tsv's), and `focused`."""
+    note = _value_note(control)
+    return f"{note} focused".strip() if shows_focus(control) else note
+
+
+def _value_note(control: HtmlElement) -> str:
     if control.tag == "select":
         chosen = [o for o in control.iter("option") if o.get("selected") is not None]
         if not chosen and control.get("multiple") is None:
             chosen = [next(control.iter("option"), None)] if len(control) else []
         labels = [squash(o.get("label") or o.text_content()) for o in chosen if o is not None]
-        return f'= "{clip(", ".join(labels), NOTE_VALUE_CHARS)}"' if any(labels) else ""
+        return f"= {quoted(clip(', '.join(labels), NOTE_VALUE_CHARS))}" if any(labels) else ""
     if control.tag == "textarea":
-        text = squash(control.text_content())
-        return f'= "{clip(text, NOTE_VALUE_CHARS)}"' if text else ""
+        text = control.text_content()
+        return f"= {quoted(clip(text, NOTE_VALUE_CHARS))}" if text else ""
     kind = input_type(control)
     if kind in ("checkbox", "radio"):
         return "checked" if control.get("checked") is not None else ""
-    value = squash(control.get("value") or "")
+    value = control.get("value") or ""
     if kind in UNSHOWN_TYPES or not value:
         return ""
-    return f'= "{clip(value, NOTE_VALUE_CHARS)}"'
+    return f"= {quoted(clip(value, NOTE_VALUE_CHARS))}"

@@ -128,7 +128,7 @@ NOT_CLICKABLE_TAGS = frozenset({"html", "body"})
 
 
 MAX_LABEL_CHARS = 120
-MAX_VALUE_CHARS = 200
+MAX_VALUE_CHARS = 100_000  # a field's value is kept whole up to this (long ones go to long-values/)
 MAX_FORM_FIELDS = 100
 MAX_CHOICES = 500
 MENTION_FIELDS = 6

@@ -11,6 +11,7 @@ from webshellfs.compiler.actions.labels import (
     aria_name,
     class_hint,
     clip,
+    declared_states,
     label_of,
     operable_words,
     states_of,
@@ -127,7 +128,8 @@ def register_widget(
     descend = container or (
         role != "listbox" and next(element.iterdescendants(*CONTAINER_CONTENT), None) is not None
     )
-    inline = f'[{action_id} {rule.control} "{label}"]'
+    states = " ".join(declared_states(element))
+    inline = f'[{action_id} {rule.control} "{label}"{" " + states if states else ""}]'
     return Emitted(inline=inline, block=block or descend, descend=descend)
 
 
