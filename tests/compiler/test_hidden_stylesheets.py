@@ -53,6 +53,14 @@ def page(css: str, body: str) -> str:
     ('@import url(x.css); div[title="a;b{c}"] span { display: none }',
      '<div title="a;b{{c}}"><span>{}</span></div>'),
     (".y { display: none !important } .y.z { display: block }", '<p class="y z">{}</p>'),
+    ('.bar + [class*="__label"] { display: none }',
+     '<i class="bar"></i><p class="btn btn__label--x">{}</p>'),
+    ('[id^="ad_"] { display: none }', '<p id="ad_top">{}</p>'),
+    ('[class="a b"] { display: none }', '<p class="a b">{}</p>'),
+    ('[class*="a b"] { display: none }', '<p class="xa by">{}</p>'),
+    ('[class|="amp"] { display: none }', '<p class="amp-hide x">{}</p>'),
+    ("[Data-Hide] { display: none }", '<p data-hide="">{}</p>'),
+    (".md\\:hidden { display: none }", '<p class="md:hidden">{}</p>'),
 ])
 def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: str) -> None:
     tree = files(page(css, markup.format(INJECTION)))
@@ -77,6 +85,9 @@ def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: st
     ("@keyframes k { from { opacity: 0 } } .k { animation: k 1s }", '<p class="k">{}</p>'),
     ("/* .c { display: none } */ .c { color: red }", '<p class="c">{}</p>'),
     ('.q { content: "x;display:none;"; color: red }', '<p class="q">{}</p>'),
+    ('[class="a"] { display: none }', '<p class="a b">{}</p>'),
+    ('[class^="hide"] { display: none }', '<p class="x hide">{}</p>'),
+    (".absent .y { display: none }", '<p class="y">{}</p>'),
 ])
 def test_rules_that_do_not_hide_leave_the_text_in_content(css: str, markup: str) -> None:
     tree = files(page(css, markup.format(INJECTION)))

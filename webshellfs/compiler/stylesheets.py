@@ -3,8 +3,8 @@
 A browser capture marks what its layout shows nowhere; a page fetched over plain HTTP (or given
 to `webshellfs compile`) has only its markup. Here the page's `<style>` elements are split into
 rules, the declarations that can hide text are kept, their selectors parsed (cssselect) and
-matched right to left from an index of the document's tags, classes and ids, and cascaded by
-importance, specificity and order, with the inline style on top. An element whose resulting
+matched right to left from an index of the document's tags, classes, ids and attributes, and
+cascaded by importance, specificity and order, with the inline style on top. An element whose resulting
 style hides it (display:none, visibility:hidden, off-screen, no size, clipped, transparent,
 invisible ink, font-size 0) gets the browser's mark (`dom.UNSEEN_ATTRIBUTE`) and the walker
 moves its text to boilerplate/hidden.md. Moved, never dropped: this cascade is an
@@ -15,14 +15,15 @@ Bounded whatever the page: at most MAX_STYLESHEET_CHARS of CSS are read, at most
 rules about visibility are used, and matching stops after MAX_MATCH_WORK steps; what is left
 over is said in the page's notes. Only the elements some rule could hide by itself are
 candidates; the other rules (a `display:block` after a `display:none`) are matched against
-those alone. Rules are split by one regular expression rather than by tinycss2, measured at
+those alone, and only those whose last compound names tags, classes and ids these elements
+have are parsed at all. Rules are split by one regular expression rather than by tinycss2, measured at
 about 150 KB of CSS per second here: only their structure and declarations are needed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import cssselect
@@ -253,10 +254,13 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
     # Their descendants too: a visibility or font size set there undoes the suspect's.
     styled = _subtrees(suspects)
     matcher.spend(len(styled))
+    focus = _Names(styled)
     winners: dict[HtmlElement, dict[str, tuple[_Rank, str]]] = {}
     order = 0
     for text, declarations in rules:
-        for selector in selectors(text) if suspects else ():
+        if not suspects or not focus.may_be_styled(text):
+            continue  # skipped unparsed; order only ranks the rules that are matched
+        for selector in selectors(text):
             order += 1
             specificity = selector.specificity()
             for element in matcher.matching(selector.parsed_tree, among=styled):
@@ -314,6 +318,32 @@ def _subtrees(roots: set[HtmlElement]) -> set[HtmlElement]:
     return seen
 
 
+class _Names:
+    """The tags, classes and ids of some elements: a rule whose selectors' last compounds each
+    name one they lack can style none of them, which is seen before the rule is parsed."""
+
+    def __init__(self, elements: set[HtmlElement]) -> None:
+        self.tags = {element.tag for element in elements}
+        self.classes = {name for element in elements for name in _class_names(element)}
+        self.ids = {element.get("id") for element in elements}
+
+    def may_be_styled(self, text: str) -> bool:
+        for part in _NESTED.sub("", text).split(","):
+            last = _LAST_COMPOUND.search(part)
+            compound = last.group() if last else ""
+            tag = _TAG.match(compound)
+            if tag is not None and tag.group().lower() not in self.tags:
+                continue
+            if all(name in (self.classes if mark == "." else self.ids)
+                   for mark, name in _selector_names(compound)):
+                return True
+        return False
+
+
+def _class_names(element: HtmlElement) -> list[str]:
+    return (element.get("class") or "").split()
+
+
 class _Undone:
     """The elements under which a descendant undoes an inherited hiding: sets visibility:
     visible, or a font size of its own (by the stylesheet or inline)."""
@@ -358,9 +388,18 @@ _NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-with
                     "focus-visible", "checked", "indeterminate", "open"})
 
 
-# The last compound selector of a complex one, and the classes and ids named in it.
+# The classes and ids a selector names (outside attribute tests and pseudo-class arguments);
+# its last compound and that compound's tag.
+_NAMES = re.compile(r"([.#])((?:[\w-]|\\[^0-9a-fA-F\s])+)")
+_ESCAPE = re.compile(r"\\(.)")
 _LAST_COMPOUND = re.compile(r"[^\s>+~]+\s*$")
-_NAMES = re.compile(r"([.#])([\w-]+)")
+_TAG = re.compile(r"[a-zA-Z][\w-]*")
+
+
+def _selector_names(text: str) -> list[tuple[str, str]]:
+    """(`.` or `#`, name) of each class and id in a selector's text, escapes undone."""
+    return [(mark, _ESCAPE.sub(r"\1", name) if "\\" in name else name)
+            for mark, name in _NAMES.findall(text)]
 # Attribute tests and pseudo-class arguments, which may hold dots and need not be present.
 _NESTED = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 
@@ -397,14 +436,23 @@ class _Matcher:
                                   if isinstance(e.tag, str)]
         return self._entries[key]
 
+    def _named(self, kind: str, node: Attrib, admits: Callable[[str], bool]) -> list[HtmlElement]:
+        """The elements with a class or id name that `admits` accepts (remembered per test)."""
+        key = ("names", f"{kind}{node.operator}{node.value.value if node.value else ''}")
+        if key not in self._entries:
+            names = self.classes if kind == "class" else self.ids
+            self._entries[key] = list(dict.fromkeys(
+                element for known in sorted(names) if admits(known)
+                for element in self._entries[(kind, known)]))
+        return self._entries[key]
+
     def may_match(self, text: str) -> bool:
-        """False if no selector of a list can match: the last compound of each names a
-        class or id the document lacks (most of a big site's stylesheet). Cheaper than
+        """False if no selector of a list can match: each names a class or id the document
+        lacks, in any of its compounds (most of a big site's stylesheet). Cheaper than
         parsing it."""
         for part in _NESTED.sub("", text).split(","):
-            last = _LAST_COMPOUND.search(part)
-            names = _NAMES.findall(last.group() if last else "")
-            if all(name in (self.classes if mark == "." else self.ids) for mark, name in names):
+            if all(name in (self.classes if mark == "." else self.ids)
+                   for mark, name in _selector_names(part)):
                 return True
         return False
 
@@ -442,22 +490,45 @@ class _Matcher:
         return found
 
     def _candidates(self, compound: object) -> list[HtmlElement]:
-        """The narrowest index entry for a compound selector: its id, else a class, else its
-        tag, else every element."""
-        found: dict[str, str] = {}
+        """The smallest index entry for a compound selector: of its id, classes and
+        attribute tests, else its tag, else every element. A superset: each candidate is
+        still matched against the whole compound."""
+        entries: list[list[HtmlElement]] = []
+        tag = ""
         node = compound
         while node is not None:
             if isinstance(node, Hash):
-                found.setdefault("id", node.id)
+                entries.append(self._entry("id", node.id))
             elif isinstance(node, Class):
-                found.setdefault("class", node.class_name)
+                entries.append(self._entry("class", node.class_name))
+            elif isinstance(node, Attrib):
+                entries.extend(self._attribute_entry(node))
             elif isinstance(node, Element) and node.element not in (None, "*"):
-                found.setdefault("tag", node.element.lower())
+                tag = node.element.lower()
             node = getattr(node, "selector", None)
-        for kind in ("id", "class", "tag"):
-            if kind in found:
-                return self._entry(kind, found[kind])
-        return self._entry("tag", "")
+        if entries:
+            return min(entries, key=len)
+        return self._entry("tag", tag)
+
+    def _attribute_entry(self, node: Attrib) -> list[list[HtmlElement]]:
+        """The elements an attribute test can match: for a class or id, those whose names
+        the test admits (`[class*=__label]`, `[id^=ad_]`); else those with the attribute.
+        Empty when no index helps (a value with spaces, a name XPath cannot spell)."""
+        name = node.attrib.lower()
+        wanted = node.value.value if node.value is not None else ""
+        if node.operator == "=":
+            wanted = wanted.split()[0] if wanted.split() else " "
+        if name == "id" and node.operator in _NAME_TESTS:
+            return [self._named("id", node, lambda known: _attribute_matches(known, node))]
+        if name == "class" and node.operator in _NAME_TESTS and not _SPACE.search(wanted):
+            admits = _NAME_TESTS[node.operator]
+            return [self._named("class", node, lambda known: admits(known, wanted))]
+        if node.namespace is not None or not _XPATH_NAME.fullmatch(name):
+            return []
+        key = ("attribute", name)
+        if key not in self._entries:
+            self._entries[key] = self._root.xpath(f"//*[@{name}]")
+        return [self._entries[key]]
 
     def _compound_set(self, compound: object) -> set[HtmlElement]:
         """The elements one compound selector matches, from the index (remembered)."""
@@ -538,7 +609,7 @@ class _Matcher:
         if isinstance(node, Hash):
             return element.get("id") == node.id
         if isinstance(node, Attrib):
-            return _attribute_matches(element.get(node.attrib), node)
+            return _attribute_matches(element.get(node.attrib.lower()), node)
         if isinstance(node, Negation):
             return not self._compound(element, node.subselector)
         if isinstance(node, Pseudo):
@@ -552,6 +623,20 @@ def _is_key_only(tree: object) -> bool:
         return tree.element not in (None, "*")
     return isinstance(tree, Class | Hash) and isinstance(tree.selector, Element) and (
         tree.selector.element in (None, "*"))
+
+
+# For a class or id attribute test, which names (one token of the attribute) an element must
+# have one of to pass it; the test itself is still applied to the whole attribute.
+_NAME_TESTS = {
+    "=": lambda name, wanted: name == wanted,
+    "~=": lambda name, wanted: name == wanted,
+    "|=": lambda name, wanted: name == wanted or name.startswith(wanted + "-"),
+    "^=": lambda name, wanted: bool(wanted) and name.startswith(wanted),
+    "$=": lambda name, wanted: bool(wanted) and name.endswith(wanted),
+    "*=": lambda name, wanted: bool(wanted) and wanted in name,
+}
+_XPATH_NAME = re.compile(r"[a-z_][\w.-]*")
+_SPACE = re.compile(r"\s")
 
 
 class _Exhausted(Exception):
