@@ -89,8 +89,11 @@ def test_each_result_has_its_page_or_the_reason(tmp_path: Path, site: SearchSite
             f"N0001\t\topen\tstored\tRain gardens\t{pages}normal.html",
             f"N0002\t\tretrieve\tstored\tGarden paper\t{pages}paper.pdf",
         ]
-        assert [e.name for e in engine.listdir("N0002/content")] == ["01-page-1.md", "02-page-2.md"]
-        assert text(engine, "N0002/content/01-page-1.md") == "# Page 1\nSoil holds water.\n"
+        assert [e.name for e in engine.listdir("N0002/content")] == ["00-intro.md"]
+        assert text(engine, "N0002/content/00-intro.md").splitlines() == [
+            "# (before the first heading)", "pages 1–2", "Soil holds water.", "[page 2]",
+            "Roots need air.",
+        ]
         assert text(engine, "_log/R0002.md").splitlines()[5:] == response.text.splitlines()
         # The page stored before was not fetched again.
         assert len(site.seen("/pages/normal.html")) == 1

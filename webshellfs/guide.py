@@ -35,6 +35,10 @@ the page by fixed rules. Read pages with ls, cat, grep, sed -n; act through `.ct
 Addresses: a page is N0001; an object in it is N0001/A0003 (A action, L link, I image,
 T table, R resource, V long value); a line is N0001/content/02-specs.md:14. They never change.
 
+A PDF's sections follow its outline, else its headings; a section's first line says its pages
+(`pages 4–6`) and `[page 5]` marks where a page begins in it. Its links, tables and metadata
+are in links.tsv, tables/ and facts.kv as for any page.
+
 ## Commands
 
 {commands}

@@ -35,17 +35,15 @@ PDF = make_pdf(
 )
 
 
-def test_pdf_pages_become_sections() -> None:
+def test_a_pdf_without_outline_or_headings_is_one_section_that_marks_its_pages() -> None:
     tree = files(PDF, "https://e.test/docs/paper.pdf", "application/pdf")
     assert tree["_map.md"] == [
         "# Garden paper",
         "url: https://e.test/docs/paper.pdf",
         "page: N0002",
         "",
-        "## content/ (3 sections)",
-        "01-page-1.md  3 lines",
-        "02-page-2.md  1 line",
-        "03-page-3.md  2 lines",
+        "## content/ (1 sections)",
+        "00-intro.md  6 lines",
         "",
         "## records",
         "links.tsv 0 · images.tsv 0 · actions.tsv 0 (0 forms) · facts.kv 4 · resources.tsv 0 · long-values/ 0",
@@ -53,9 +51,14 @@ def test_pdf_pages_become_sections() -> None:
         "## notes",
         "- no extractable text on page 2 (scanned images?)",
     ]
-    assert tree["content/01-page-1.md"] == ["# Page 1", "Soil holds water.", "Clay holds more."]
-    assert tree["content/02-page-2.md"] == ["# Page 2"]
-    assert tree["content/03-page-3.md"] == ["# Page 3", "Roots need (air)."]
+    assert tree["content/00-intro.md"] == [
+        "# (before the first heading)",
+        "pages 1–3",
+        "Soil holds water.",
+        "Clay holds more.",
+        "[page 3]",
+        "Roots need (air).",
+    ]
     assert tree["facts.kv"] == [
         "pdf:pages = 3",
         "pdf:title = Garden paper",

@@ -177,7 +177,7 @@ def test_kill_during_retrieve_keeps_the_pages_it_stored_and_logs_it_as_interrupt
     assert "clearing a stale mount" in second.stderr.read_text()
     assert assert_consistent(second) == ["N0001", "N0002"]
     assert page_tree(second) == before
-    assert sh(f"grep -c 'Roots need air' {second.path}/N0002/content/02-page-2.md").stdout == "1\n"
+    assert sh(f"grep -c 'Roots need air' {second.path}/N0002/content/00-intro.md").stdout == "1\n"
     assert sorted(os.listdir(second.path / "_log")) == ["R0001.md", "R0002.md"]
     assert (second.path / "_log" / "R0002.md").read_text().splitlines()[-2:] == [
         "R0002 failed: retrieve -k 5 gardens", INTERRUPTED]

@@ -46,7 +46,7 @@ def test_retrieve_reports_every_outcome_and_stores_greppable_pages(
         "next: cat N0001/_map.md   or grep -rn WORD N0001 N0002",
     ]
     found = sh(f"cd {mount.path} && grep -rn 'Roots need air' N0002/content/")
-    assert found.stdout.splitlines() == ["N0002/content/02-page-2.md:2:Roots need air."]
+    assert found.stdout.splitlines() == ["N0002/content/00-intro.md:5:Roots need air."]
     report = sh(f"head -2 {mount.path}/_search/Q0001.md").stdout.splitlines()
     assert report == ["# Q0001: gardens", "backend: searxng"]
 

@@ -1,6 +1,6 @@
 """Documents that are not HTML, compiled into the same page records as HTML ones.
 
-    PDF       → one content section per page ("Page 3"), document metadata as facts
+    PDF       → sections by outline or headings, links, tables and metadata (compiler/pdf.py)
     JSON      → facts (flattened `key.sub[0] = value` lines) and a table for each list of records
     CSV       → one table
     markdown  → content sections by heading, inline links and images as objects
@@ -25,13 +25,12 @@ from posixpath import basename
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from pypdf import PdfReader
-
 from webshellfs.compiler.builder import PageBuilder
 from webshellfs.compiler.parse import decode
-from webshellfs.contract.records import Cell, CompiledPage
+from webshellfs.compiler.pdf import compile_pdf
+from webshellfs.compiler.plaintables import add_header_table
+from webshellfs.contract.records import CompiledPage
 
-MAX_PDF_PAGES = 2000
 MAX_FACTS = 5000
 MAX_TABLE_ROWS = 5000
 MAX_JSON_DEPTH = 64
@@ -132,56 +131,11 @@ def compile_nonhtml(data: bytes, url: str, content_type: str) -> CompiledPage | 
     return builder.build()
 
 
-# --- PDF ---------------------------------------------------------------------------------------
+# --- PDF (compiler/pdf.py) ---------------------------------------------------------------------
 
 
 def _pdf(data: bytes, content_type: str, builder: PageBuilder) -> None:
-    # pypdf raises many unrelated exception types on damaged files; any of them means
-    # "unreadable", which the page must say rather than fail.
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            reader.decrypt("")
-        pages = list(reader.pages)
-        metadata = reader.metadata or {}
-    except Exception as error:  # noqa: BLE001 - see above
-        builder.note(f"could not read the PDF: {type(error).__name__}: {error}")
-        return
-    title = _pdf_meta(metadata, "/Title")
-    if title:
-        builder.title = title
-    builder.add_fact("pdf:pages", str(len(pages)))
-    for key, name in (("/Title", "title"), ("/Author", "author"), ("/Subject", "subject"),
-                      ("/Creator", "creator"), ("/Producer", "producer"),
-                      ("/CreationDate", "created"), ("/ModDate", "modified")):
-        value = _pdf_meta(metadata, key)
-        if value:
-            builder.add_fact(f"pdf:{name}", value)
-    if len(pages) > MAX_PDF_PAGES:
-        builder.note(f"kept the first {MAX_PDF_PAGES} of {len(pages)} PDF pages")
-    textless: list[int] = []
-    for number, page in enumerate(pages[:MAX_PDF_PAGES], start=1):
-        builder.start_section((f"Page {number}",), f"Page {number}")
-        try:
-            lines = text_lines(page.extract_text() or "")
-        except Exception as error:  # noqa: BLE001 - damaged page content, as above
-            builder.note(f"page {number}: text could not be read ({type(error).__name__})")
-            continue
-        if not lines:
-            textless.append(number)
-        for line in lines:
-            builder.add_line(line)
-    if textless:
-        shown = ", ".join(map(str, textless[:20])) + (" …" if len(textless) > 20 else "")
-        builder.note(f"no extractable text on page {shown} (scanned images?)")
-
-
-def _pdf_meta(metadata: Any, key: str) -> str:
-    try:
-        value = metadata.get(key)
-    except Exception:  # noqa: BLE001 - a damaged info dictionary reads as empty
-        return ""
-    return " ".join(str(value).split()) if value else ""
+    compile_pdf(data, builder)
 
 
 def text_lines(text: str) -> list[str]:
@@ -269,7 +223,8 @@ def _records_table(records: list[dict[str, Any]], key: str, builder: PageBuilder
         records = records[:MAX_TABLE_ROWS]
     columns = list(dict.fromkeys(k for record in records for k in record))
     rows = [[_cell_text(record, column) for column in columns] for record in records]
-    reference = _add_table(builder, key if key != "$" else "", [str(c) for c in columns], rows)
+    caption = key if key != "$" else ""
+    reference = add_header_table(builder, caption, [str(c) for c in columns], rows)
     builder.add_line(f"{key}: {reference}")
     return reference
 
@@ -279,20 +234,6 @@ def _cell_text(record: dict[str, Any], column: str) -> str:
         return ""
     value = record[column]
     return _compact(value) if isinstance(value, (dict, list)) else _scalar(value)
-
-
-def _add_table(builder: PageBuilder, caption: str, header: list[str], rows: list[list[str]]) -> str:
-    """Register a header-plus-rows table (rows labelled by their first column)."""
-    cells = tuple(
-        Cell(r + 2, c + 1, row[0], header[c], value)
-        for r, row in enumerate(rows)
-        for c, value in enumerate(row)
-        if value
-    )
-    grid = (tuple(header), *(tuple(row) for row in rows))
-    table_id = builder.add_table(caption, len(grid), len(header), cells, grid)
-    named = f' "{caption}"' if caption else ""
-    return f"[{table_id} {len(grid)}×{len(header)}{named} → tables/{table_id}.cells]"
 
 
 def _csv(data: bytes, content_type: str, builder: PageBuilder) -> None:
@@ -315,7 +256,7 @@ def _csv(data: bytes, content_type: str, builder: PageBuilder) -> None:
     padded = rows[0] + [""] * (width - len(rows[0]))
     header = [h.strip() or f"column {i + 1}" for i, h in enumerate(padded)]
     body = [[cell.strip() for cell in row] + [""] * (width - len(row)) for row in rows[1:]]
-    builder.add_line(_add_table(builder, "", header, body))
+    builder.add_line(add_header_table(builder, "", header, body))
 
 
 # --- text and markdown -------------------------------------------------------------------------

@@ -1,0 +1,266 @@
+"""PDFs compiled into sections by outline or by headings, with links, tables and facts; checked
+through the files render_page makes, on real PDFs written by tests/compiler/pdf_documents.py."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+from tests.compiler.pdf_documents import (
+    Sheet,
+    headed_notes,
+    outlined_report,
+    survey,
+    write_pdf,
+)
+from webshellfs.compiler import pdf
+from webshellfs.compiler.nonhtml import compile_nonhtml
+from webshellfs.contract.layout import render_page
+
+
+def files(data: bytes, name: str = "doc.pdf") -> dict[str, list[str]]:
+    page = compile_nonhtml(data, f"https://e.test/docs/{name}", "application/pdf")
+    assert page is not None
+    return {
+        path: body.decode("utf-8").splitlines() for path, body in render_page(page, "N0003").items()
+    }
+
+
+def contents(tree: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {path: lines for path, lines in tree.items() if path.startswith("content/")}
+
+
+def map_part(tree: dict[str, list[str]], heading: str) -> list[str]:
+    lines = tree["_map.md"]
+    start = lines.index(heading) + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i]), len(lines))
+    return lines[start:end]
+
+
+def test_the_outline_makes_the_sections_and_each_says_its_pages() -> None:
+    tree = files(outlined_report(), "report.pdf")
+
+    assert map_part(tree, "## content/ (5 sections)") == [
+        "01-introduction.md  5 lines",
+        "02-methods.md  5 lines",
+        "  03-sampling.md  5 lines",
+        "04-results.md  14 lines",
+        "05-discussion.md  5 lines",
+    ]
+    # The page's own heading line, repeating the outline's title, is the heading, not text.
+    assert tree["content/02-methods.md"][:3] == [
+        "# Methods",
+        "page 2",
+        "Line 1 about page 2, written for the tests.",
+    ]
+    assert tree["content/03-sampling.md"][:2] == ["# Methods > Sampling", "page 3"]
+    results = tree["content/04-results.md"]
+    assert results[:2] == ["# Results", "pages 4–6"]
+    assert results.index("[page 5]") == 5 and results.index("[page 6]") == 9
+    assert results[-1] == "Soil moisture peaked in week 9."
+    assert tree["_map.md"][0] == "# Field report"
+    assert tree["facts.kv"] == [
+        "pdf:pages = 7",
+        "pdf:title = Field report",
+        "pdf:author = B. Surveyor",
+        "pdf:subject = Soil survey",
+        "pdf:producer = pypdf",
+    ]
+
+
+def test_without_an_outline_bigger_and_bold_lines_are_headings_by_size() -> None:
+    tree = files(headed_notes(), "notes.pdf")
+
+    assert map_part(tree, "## content/ (5 sections)") == [
+        "01-pond-notes.md  2 lines",
+        "  02-water.md  5 lines",
+        "    03-clarity.md  4 lines",
+        "  04-plants.md  8 lines",
+        "  05-animals.md  4 lines",
+    ]
+    assert tree["content/03-clarity.md"] == [
+        "# Pond Notes > Water > Clarity",
+        "page 1",
+        "Line 1 about clarity, written for the tests.",
+        "Line 2 about clarity, written for the tests.",
+    ]
+    # A section running onto the next page says so, and marks where that page begins.
+    assert tree["content/04-plants.md"][:2] == ["# Pond Notes > Plants", "pages 2–3"]
+    assert tree["content/04-plants.md"][-2:] == [
+        "[page 3]",
+        "More about plants on the third page.",
+    ]
+    assert tree["content/05-animals.md"][:2] == ["# Pond Notes > Animals", "page 3"]
+
+
+def test_an_untitled_pdf_is_named_by_its_biggest_heading_on_the_first_page() -> None:
+    first = Sheet()
+    first.line("Winter Count", size=20, bold=True)
+    first.line("Seven swans on the lake.", size=10)
+    first.line("Two herons by the reeds.", size=10)
+    tree = files(write_pdf([first]), "count.pdf")
+
+    assert tree["_map.md"][0] == "# Winter Count"
+    assert tree["content/01-winter-count.md"][:3] == [
+        "# Winter Count", "page 1", "Seven swans on the lake.",
+    ]
+
+
+def test_a_link_annotation_is_a_link_with_the_words_under_it() -> None:
+    tree = files(survey(), "survey.pdf")
+
+    assert tree["content/01-meadow-survey.md"] == [
+        "# Meadow Survey",
+        "page 1",
+        "The counts come from the survey site [L0001], updated weekly.",
+        "[T01 4×3 → tables/T01.cells]",
+        "Counts were taken in June.",
+    ]
+    assert tree["links.tsv"] == [
+        "id\turl\ttext\tsection",
+        "L0001\thttps://example.org/meadow/counts\tsurvey site\tcontent/01-meadow-survey.md",
+    ]
+
+
+def test_aligned_rows_are_a_table_labelled_by_its_first_row_and_column() -> None:
+    tree = files(survey(), "survey.pdf")
+
+    assert tree["tables/T01.tsv"] == [
+        "Species\tCount\tHabitat",
+        "Clover\t42\twet meadow",
+        "Yarrow\t17\tdry bank",
+        "Sorrel\t8\twet meadow",
+    ]
+    # One grep answers "<column> of <row>": the value with both labels on one line.
+    assert "r3c2\t3\tYarrow\tCount\t17\t" in tree["tables/T01.cells"]
+    assert tree["tables/T01.cells"][:4] == [
+        "cell\trow\trow_label\tcol_label\tvalue\trefs",
+        "r2c1\t2\tClover\tSpecies\tClover\t",
+        "r2c2\t2\tClover\tCount\t42\t",
+        "r2c3\t2\tClover\tHabitat\twet meadow\t",
+    ]
+    assert map_part(tree, "## tables/ (1)") == ["T01  4×3  in content/01-meadow-survey.md"]
+    assert tree["facts.kv"][:3] == [
+        "pdf:pages = 1",
+        "pdf:title = Meadow Survey",
+        "pdf:author = C. Counter",
+    ]
+
+
+def test_two_columns_of_prose_are_not_a_table() -> None:
+    sheet = Sheet()
+    for n in range(6):
+        sheet.row(
+            [f"Left column line {n} runs on with its words until", f"right column line {n} "
+             "runs on with its words too"],
+            [72, 320],
+        )
+    tree = files(write_pdf([sheet]))
+
+    assert tree["_map.md"].count("## tables/ (1)") == 0
+    assert not any(path.startswith("tables/") for path in tree)
+
+
+def test_a_link_in_a_table_cell_is_in_the_cells_refs() -> None:
+    sheet = Sheet()
+    sheet.line("Sources", size=16, bold=True)
+    sheet.row(["Name", "Where"], [72, 250], bold=True)
+    run_y = sheet.cursor
+    sheet.row(["Clover", "field notes"], [72, 250])
+    sheet.row(["Yarrow", "archive"], [72, 250])
+    sheet.links.append(((249, run_y - 2, 305, run_y + 10), "https://example.org/notes"))
+    tree = files(write_pdf([sheet]))
+
+    assert "r2c2\t2\tClover\tWhere\tfield notes\tL0001" in tree["tables/T01.cells"]
+    assert tree["links.tsv"][1].split("\t") == [
+        "L0001", "https://example.org/notes", "field notes", "content/01-sources.md",
+    ]
+
+
+def test_a_link_over_no_text_is_still_listed_on_its_page() -> None:
+    sheet = Sheet()
+    sheet.line("Only words here.", size=10)
+    sheet.links.append(((300, 100, 400, 150), "https://example.org/blank"))
+    tree = files(write_pdf([sheet]))
+
+    assert tree["content/00-intro.md"] == [
+        "# (before the first heading)",
+        "page 1",
+        "Only words here.",
+        "[L0001]",
+    ]
+    assert tree["links.tsv"][1] == "L0001\thttps://example.org/blank\t\tcontent/00-intro.md"
+
+
+def notes(tree: dict[str, list[str]]) -> list[str]:
+    lines = tree["_map.md"]
+    return lines[lines.index("## notes") + 1 :] if "## notes" in lines else []
+
+
+@pytest.mark.parametrize(
+    ("damage", "note", "readable"),
+    [
+        pytest.param(
+            lambda data: data[: len(data) * 9 // 10],
+            "- could not read the PDF: PdfStreamError: Stream has ended unexpectedly",
+            False,
+            id="cut short",
+        ),
+        pytest.param(
+            lambda data: data.replace(b"/Length", b"/Filter /FlateDecode /Length", 1),
+            "- no extractable text on page 1 (scanned images?)",
+            False,
+            id="page content that does not decode",
+        ),
+        pytest.param(
+            lambda data: data.replace(b"/Rect [", b"/Rect [ (x) "), None, True, id="bad link"
+        ),
+        pytest.param(
+            lambda data: data.replace(b"/Kids [", b"/Kids [ 77 0 R ", 1),
+            None,
+            True,
+            id="a page that is not there",
+        ),
+    ],
+)
+def test_a_damaged_pdf_compiles_to_what_can_be_read_and_says_what_cannot(
+    damage: Callable[[bytes], bytes], note: str | None, readable: bool
+) -> None:
+    tree = files(damage(survey()), "survey.pdf")
+
+    assert tree["_map.md"][1] == "url: https://e.test/docs/survey.pdf"
+    text = [line for lines in contents(tree).values() for line in lines]
+    assert ("Counts were taken in June." in text) is readable
+    assert notes(tree) == ([note] if note else [])
+
+
+def test_an_outline_entry_pointing_nowhere_starts_no_section() -> None:
+    data = re.sub(rb"/D \[ \d+ 0 R", b"/D [ 999 0 R", outlined_report())
+    tree = files(data)
+
+    # No entry has a page: the text stays, as one section of the whole document.
+    assert list(contents(tree)) == ["content/00-intro.md"]
+    assert contents(tree)["content/00-intro.md"][1] == "pages 1–7"
+
+
+def test_pages_past_the_layout_budget_are_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf, "LAYOUT_SECONDS", 0.0)
+    tree = files(headed_notes())
+
+    assert "- pages 2–3 read as plain text: laying out the first 1 took the 0 s allowed" in (
+        tree["_map.md"]
+    )
+    # Page 1's headings are kept; plain text has no sizes, so its lines are text.
+    assert "content/02-water.md" in tree
+    assert "Plants" in tree["content/03-clarity.md"]
+
+
+def test_pages_past_the_cap_are_left_out_and_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf, "MAX_PDF_PAGES", 2)
+    tree = files(outlined_report())
+
+    assert "- kept the first 2 of 7 PDF pages" in tree["_map.md"]
+    assert tree["facts.kv"][0] == "pdf:pages = 7"
+    assert list(contents(tree)) == ["content/01-introduction.md", "content/02-methods.md"]
