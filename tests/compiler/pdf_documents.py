@@ -2,8 +2,9 @@
 positions in Helvetica (bold or not) at chosen sizes, ruled lines, link annotations and an
 outline. Nothing copied from anywhere: every word is written here.
 
-`python -m tests.compiler.pdf_documents DIR` writes them as files (fixtures/site/survey.pdf,
-which the mount test opens, is `survey()` written this way).
+`python -m tests.compiler.pdf_documents DIR` writes them as files: fixtures/site/survey.pdf and
+fixtures/site/field-report.pdf, which tests/fs/test_pdf.py opens through a mount, are
+`survey()` and `outlined_report()` written this way.
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ def survey() -> bytes:
     return write_pdf([sheet], {"/Title": "Meadow Survey", "/Author": "C. Counter"})
 
 
-DOCUMENTS = {"outlined-report": outlined_report, "headed-notes": headed_notes, "survey": survey}
+DOCUMENTS = {"field-report": outlined_report, "headed-notes": headed_notes, "survey": survey}
 
 
 if __name__ == "__main__":
