@@ -264,3 +264,33 @@ def test_pages_past_the_cap_are_left_out_and_said(monkeypatch: pytest.MonkeyPatc
     assert "- kept the first 2 of 7 PDF pages" in tree["_map.md"]
     assert tree["facts.kv"][0] == "pdf:pages = 7"
     assert list(contents(tree)) == ["content/01-introduction.md", "content/02-methods.md"]
+
+
+def test_a_table_without_a_header_row_has_numbered_columns_and_says_so() -> None:
+    sheet = Sheet()
+    sheet.line("Codes", size=16, bold=True)
+    for size, kind, name in (("2", "CARD16", "MAJOR_VERSION"), ("4", "CARD32", "ALIAS_OFFSET"),
+                             ("4", "CARD32", "GLOB_OFFSET")):
+        sheet.row([size, kind, name], [72, 100, 160])
+    tree = files(write_pdf([sheet]))
+
+    assert tree["tables/T01.tsv"] == [
+        "column 1\tcolumn 2\tcolumn 3",
+        "2\tCARD16\tMAJOR_VERSION",
+        "4\tCARD32\tALIAS_OFFSET",
+        "4\tCARD32\tGLOB_OFFSET",
+    ]
+    assert "r3c3\t3\t4\tcolumn 3\tALIAS_OFFSET\t" in tree["tables/T01.cells"]
+    assert notes(tree) == ["- T01: no header row; col_label is `column N`"]
+
+
+def test_words_over_a_column_of_numbers_are_a_header() -> None:
+    sheet = Sheet()
+    sheet.row(["Pond", "Depth"], [72, 200])
+    sheet.row(["North", "2.5"], [72, 200])
+    sheet.row(["South", "1.25"], [72, 200])
+    sheet.row(["East", "3"], [72, 200])
+    tree = files(write_pdf([sheet]))
+
+    assert "r3c2\t3\tSouth\tDepth\t1.25\t" in tree["tables/T01.cells"]
+    assert notes(tree) == []

@@ -27,7 +27,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,7 @@ from pdfminer.pdfparser import PDFParser
 from pypdf import PdfReader
 
 from webshellfs.compiler.builder import PageBuilder
+from webshellfs.compiler.pdftables import Item, Line, TableRows, style_weights, with_tables
 from webshellfs.compiler.plaintables import add_header_table
 
 # pdfminer warns on every odd thing a real PDF holds; the page's notes say what matters.
@@ -65,11 +66,6 @@ MAX_FLOW_BOXES = 150
 HEADING_SCALE = 1.15
 MAX_HEADING_CHARS = 120
 MAX_HEADING_LEVELS = 6
-# Table rows: cells no longer than this, covering at most this share of the row's width.
-MAX_CELL_CHARS = 60
-MAX_CELL_COVER = 0.75
-# Two rows of one table are at most this many row heights apart.
-MAX_ROW_GAP = 2.5
 
 # all_texts: text drawn in form XObjects (figures) is laid out too; some writers put it all there.
 FLOW = LAParams(all_texts=True)
@@ -91,29 +87,6 @@ INFO_FACTS = (
 )
 
 
-@dataclass
-class Line:
-    """One line of a page's text. size is 0 and box -1 for text read without layout."""
-
-    page: int
-    text: str
-    size: float = 0.0
-    bold: bool = False
-    box: int = -1
-    bbox: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-
-
-@dataclass
-class TableRows:
-    """A table's text by row and column; styles: its characters by (size, bold), which count
-    toward the body text's style."""
-
-    page: int
-    rows: list[list[str]]
-    styles: Counter[tuple[float, bool]] = field(default_factory=Counter)
-
-
-Item = Line | TableRows
 
 
 @dataclass
@@ -365,7 +338,7 @@ def _page_items(layout: LTPage, number: int, links: list[PdfLink]) -> list[Item]
         raw[line_index] = text
     for line, text in zip(lines, raw):
         line.text = " ".join(text.split())
-    items = _with_tables([line for line in lines if line.text])
+    items = with_tables([line for line in lines if line.text])
     loose = [i for i in range(len(links)) if i not in spans]
     if loose:
         items.append(Line(number, " ".join(f"{LINK_MARK}{i}{LINK_MARK}" for i in loose)))
@@ -431,123 +404,6 @@ def _plain_lines(page: Any, number: int, builder: PageBuilder) -> list[Line] | N
         builder.note(f"page {number}: text could not be read ({type(error).__name__})")
         return None
     return [Line(number, " ".join(t.split())) for t in text.splitlines() if t.strip()]
-
-
-# --- tables ------------------------------------------------------------------------------------
-
-
-def _with_tables(lines: list[Line]) -> list[Item]:
-    """The page's lines with each table's lines replaced by one TableRows where its first line
-    stood in reading order."""
-    if len(lines) < 4:
-        return list(lines)
-    order = {id(line): n for n, line in enumerate(lines)}
-    replaced: dict[int, TableRows | None] = {}
-    for table in _tables(_rows(lines)):
-        members = [id(line) for row in table for line in row]
-        replaced.update(dict.fromkeys(members))
-        styles: Counter[tuple[float, bool]] = Counter()
-        for style, count in _weights(line for row in table for line in row):
-            styles[style] += count
-        first = min(members, key=order.__getitem__)
-        replaced[first] = TableRows(lines[0].page, _grid(table), styles)
-    out: list[Item] = []
-    for line in lines:
-        if id(line) not in replaced:
-            out.append(line)
-        elif (table := replaced[id(line)]) is not None:
-            out.append(table)
-    return out
-
-
-def _rows(lines: list[Line]) -> list[list[Line]]:
-    """Lines on one baseline band, top to bottom, each row left to right."""
-    ordered = sorted(lines, key=lambda line: -(line.bbox[1] + line.bbox[3]))
-    rows: list[list[Line]] = []
-    for line in ordered:
-        middle = (line.bbox[1] + line.bbox[3]) / 2
-        if rows:
-            last = rows[-1][0]
-            if abs((last.bbox[1] + last.bbox[3]) / 2 - middle) <= _height(last) / 2:
-                rows[-1].append(line)
-                continue
-        rows.append([line])
-    return [sorted(row, key=lambda line: line.bbox[0]) for row in rows]
-
-
-def _height(line: Line) -> float:
-    return max(line.bbox[3] - line.bbox[1], 1.0)
-
-
-def _cell_row(row: list[Line]) -> bool:
-    """Two or more short pieces of text with wide space between them."""
-    if len(row) < 2 or any(len(line.text) > MAX_CELL_CHARS for line in row):
-        return False
-    span = row[-1].bbox[2] - row[0].bbox[0]
-    covered = sum(line.bbox[2] - line.bbox[0] for line in row)
-    return span > 0 and covered <= MAX_CELL_COVER * span
-
-
-def _tables(rows: list[list[Line]]) -> Iterator[list[list[Line]]]:
-    """Runs of cell rows whose cells fall in the columns of the run's first row."""
-    index = 0
-    while index < len(rows):
-        head = rows[index]
-        if not _cell_row(head):
-            index += 1
-            continue
-        columns = [[line.bbox[0], line.bbox[2]] for line in head]
-        run = [head]
-        while index + len(run) < len(rows):
-            row = rows[index + len(run)]
-            gap = run[-1][0].bbox[1] - row[0].bbox[3]
-            if gap > MAX_ROW_GAP * _height(run[-1][0]) or not _cell_row(row):
-                break
-            if not _fits(row, columns):
-                break
-            run.append(row)
-        if len(run) >= 2:
-            yield run
-        index += len(run)
-
-
-def _fits(row: list[Line], columns: list[list[float]]) -> bool:
-    """Whether each piece of the row overlaps one column no other piece does; the columns
-    widen to take it in."""
-    taken: set[int] = set()
-    for line in row:
-        overlaps = [
-            min(line.bbox[2], right) - max(line.bbox[0], left) for left, right in columns
-        ]
-        best = max(range(len(columns)), key=lambda c: overlaps[c])
-        if overlaps[best] <= 0 or best in taken:
-            return False
-        taken.add(best)
-    for line in row:
-        column = columns[_column_of(line, columns)]
-        column[0], column[1] = min(column[0], line.bbox[0]), max(column[1], line.bbox[2])
-    return True
-
-
-def _column_of(line: Line, columns: list[list[float]]) -> int:
-    return max(
-        range(len(columns)),
-        key=lambda c: min(line.bbox[2], columns[c][1]) - max(line.bbox[0], columns[c][0]),
-    )
-
-
-def _grid(table: list[list[Line]]) -> list[list[str]]:
-    """The table's text by row and column (an empty string where a row has no cell)."""
-    columns = [[line.bbox[0], line.bbox[2]] for line in table[0]]
-    for row in table[1:]:
-        _fits(row, columns)
-    grid = []
-    for row in table:
-        out = [""] * len(columns)
-        for line in row:
-            out[_column_of(line, columns)] = line.text
-        grid.append(out)
-    return grid
 
 
 # --- sections ----------------------------------------------------------------------------------
@@ -629,19 +485,12 @@ def _continues(item: Item, heading: Line) -> bool:
     )
 
 
-def _weights(lines: Iterable[Line]) -> Iterator[tuple[tuple[float, bool], int]]:
-    for line in lines:
-        style = _style(line)
-        if style:
-            yield style, len(line.text)
-
-
 def _heading_levels(items: list[Item]) -> dict[tuple[float, bool], int]:
     """Heading styles (size, bold) by level: sizes above the body's (the style of most
     characters), biggest first, then bold at the body's size; at most MAX_HEADING_LEVELS."""
     lines = [item for item in items if isinstance(item, Line)]
     weight: Counter[tuple[float, bool]] = Counter()
-    for style, count in _weights(lines):
+    for style, count in style_weights(lines):
         weight[style] += count
     for item in items:
         if isinstance(item, TableRows):
@@ -703,18 +552,24 @@ def _with_links(text: str, links: list[PdfLink], builder: PageBuilder) -> str:
 
 
 def _table(table: TableRows, links: list[PdfLink], builder: PageBuilder) -> str:
+    """Register the table (its links first) and return its reference for the text. A table
+    without a header row gets numbered columns and keeps every row as a body row."""
+    width = len(table.rows[0])
+    rows = table.rows if table.header else [[""] * width, *table.rows]
     refs: dict[tuple[int, int], tuple[str, ...]] = {}
-    rows: list[list[str]] = []
-    for r, row in enumerate(table.rows):
-        out = []
+    values: list[list[str]] = []
+    for r, row in enumerate(rows):
+        values.append([])
         for c, value in enumerate(row):
-            ids = []
-            for match in _LINK_TOKEN.finditer(value):
-                link = links[int(match.group(1))]
-                ids.append(builder.add_link(link.url, link.text))
+            ids = tuple(
+                builder.add_link(links[int(m.group(1))].url, links[int(m.group(1))].text)
+                for m in _LINK_TOKEN.finditer(value)
+            )
             if ids and r:
-                refs[(r - 1, c)] = tuple(ids)
-            out.append(" ".join(_LINK_TOKEN.sub(" ", value).split()))
-        rows.append(out)
-    header = [label or f"column {c + 1}" for c, label in enumerate(rows[0])]
-    return add_header_table(builder, "", header, rows[1:], refs)
+                refs[(r - 1, c)] = ids
+            values[-1].append(" ".join(_LINK_TOKEN.sub(" ", value).split()))
+    header = [label or f"column {c + 1}" for c, label in enumerate(values[0])]
+    reference = add_header_table(builder, "", header, values[1:], refs)
+    if not table.header:
+        builder.note(f"{builder.tables[-1].id}: no header row; col_label is `column N`")
+    return reference
