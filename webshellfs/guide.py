@@ -73,7 +73,8 @@ value="buy milk" --press Enter`. `execute` on a form fills the fields given and 
 person does (its submit button, else Enter in a text field; a form with neither only has its
 fields set); `fill N0001 A0004 q=shoes` sets fields and never submits. A radio the page gave no
 value is chosen by its label (`size=Medium`). A field's value in actions.tsv is exactly the
-page's: one word as is, else quoted with \\t \\n \\" \\\\ escapes; `focused` marks where keys go.
+page's: one word as is, else quoted with \\t \\n \\" \\\\ escapes. `focus:` in _map.md names the
+control that has keyboard focus (where keys go).
 A dialog the action raises is accepted unless the command says
 `--dismiss` or `--answer TEXT`. Dates and times may be written as the page shows them
 (01/26/2010, 1:28 PM). Text the page shows only after an action reads `[hidden until A0007 link

@@ -142,7 +142,7 @@ def test_non_controls_are_not_actions(html: str) -> None:
             "<textarea name=msg aria-label='Message'>hi</textarea>",
             '[A0001 msg: textarea "Message" = "hi"]',
         ),
-        ("<span role=switch aria-checked=true>Dark mode</span>", '[A0001 switch "Dark mode"]'),
+        ("<span role=switch aria-checked=true>Dark mode</span>", '[A0001 switch "Dark mode" checked]'),
         ("<a onclick='x()'>More</a>", '[A0001 link "More"]'),
         ("<a href='#' role='button'>Open menu</a>", '[A0001 button "Open menu"]'),
         ("<span onclick='x()'>Close</span>", '[A0001 clickable "Close"]'),

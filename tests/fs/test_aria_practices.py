@@ -237,7 +237,7 @@ def test_modal_dialog_filled_and_verified(mount: Mount, examples: str) -> None:
     filled = act(mount, f'execute {dialog} {street} value="12 Main St"')
     verified = act(mount, f"execute {filled} {address(mount, filled, 'Verify Address')}")
     assert grep(mount, verified, "Verification Result", where="boilerplate/")
-    assert "current=12 Main St" in action_row(mount, verified, street)[4]
+    assert 'current="12 Main St"' in action_row(mount, verified, street)[4]
 
 
 # --- lists, menus and trees ----------------------------------------------------------------
@@ -254,7 +254,7 @@ def test_menu_button_runs_action_three(mount: Mount, examples: str) -> None:
     page = opened(mount, examples, "menu-button/examples/menu-button-actions")
     menu = act(mount, f"execute {page} {address(mount, page, 'Actions')}")
     done = act(mount, f"execute {menu} {address(mount, menu, 'Action 3')}")
-    assert "current=Action 3" in action_row(mount, done, address(mount, done, "Last Action:"))[4]
+    assert 'current="Action 3"' in action_row(mount, done, address(mount, done, "Last Action:"))[4]
 
 
 def test_menubar_navigates_to_a_page_two_menus_deep(mount: Mount, examples: str) -> None:
@@ -361,7 +361,7 @@ def test_slider_set_to_a_value(mount: Mount, examples: str) -> None:
     set_page = act(mount, f"execute {page} {red} value=200")
     assert "current=200" in action_row(mount, set_page, red)[4]
     rgb = address(mount, set_page, "Color (RGB):")
-    assert "current=200, 128, 128" in action_row(mount, set_page, rgb)[4]
+    assert 'current="200, 128, 128"' in action_row(mount, set_page, rgb)[4]
 
 
 def test_spin_button_counts_guests(mount: Mount, examples: str) -> None:

@@ -8,6 +8,7 @@ right-click, keys, drag, hover, dialogs, uploads)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -278,7 +279,9 @@ def test_fields_set_one_by_one_and_shown_as_the_page_holds_them(
     # The field the page gave no name is addressed by the name actions.tsv shows.
     nickname = re.search(r'(field\d+)\(text "Nickname"', shown)
     assert nickname, shown
-    assert re.search(r'\[A\d{4} field\d+: text "Nickname" focused\]', grep(mount, page, "Nickname"))
+    # Where keys go: the field the page focused, named in _map.md.
+    focus = sh(f"grep '^focus:' {mount.path}/{page}/_map.md").stdout
+    assert re.fullmatch(rf'focus: \[{form} {nickname.group(1)}: text "Nickname"[^\]]*\]\n', focus), focus
     # fill sets fields and leaves the form unsubmitted.
     lines = ctl(mount, f"fill {page} {form} size=Large {nickname.group(1)}=Zed")
     assert lines[1].startswith(f'filled {form} form'), lines
@@ -292,3 +295,19 @@ def test_fields_set_one_by_one_and_shown_as_the_page_holds_them(
     box = address(mount, saved, '"Dark mode"')
     themed = act(mount, f"execute {saved} {box} dark=on")
     assert grep(mount, themed, "Theme: dark")
+
+
+def test_a_control_drawn_anew_by_a_timer_is_found_again_or_reported_gone(
+    mount: Mount, live: LiveSite
+) -> None:
+    """The toolbar is drawn anew three seconds after load: the ids an agent read from the
+    capture name elements that are gone. The same control (kind and label) is acted on where
+    it is now; one no longer drawn is reported, and the tab stays usable."""
+    page = opened(mount, live, "/scripted/draft.html")
+    save, discard = address(mount, page, "Save draft"), address(mount, page, "Discard draft")
+    time.sleep(3.5)
+    gone = refused(mount, f"execute {page} {discard}")
+    assert "no click control labelled 'Discard draft' now" in gone, gone
+    lines = ctl(mount, f"execute {page} {save}")
+    assert any(line.startswith(f"note: {save} was drawn anew") for line in lines), lines
+    assert grep(mount, landed(lines), "Saved after sync 1")

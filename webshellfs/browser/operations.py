@@ -414,7 +414,7 @@ async def _field_step(
             "(f) => Array.from(f.elements).map((e) => e.name).filter((n) => n)"
         )
         known = ", ".join(dict.fromkeys(names)) or "none"
-        raise UsageError(f"the form has no field {name!r} now; its named fields: {known}")
+        raise UsageError(f"the form has no field {name!r}; its fields: {known}")
     tag, kind = await first.evaluate(_DESCRIBE_FIELD)
     if kind == "radio":
         picked = await _pick(first, value)  # by value, else by label: a radio with no value

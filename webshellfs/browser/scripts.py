@@ -326,9 +326,6 @@ SNAPSHOT = r"""
     if (!shown) parts.push(' hidden=""');
     if (marked && !el.hasAttribute(UNSEEN)) parts.push(' ', UNSEEN, '=""');
     if (ops) parts.push(' ', OP, '="', ops, '"');
-    if (el === el.ownerDocument.activeElement && name !== 'body' && name !== 'html') {
-      parts.push(' __FOCUS__=""');
-    }
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {
@@ -339,6 +336,9 @@ SNAPSHOT = r"""
       }
     } else if (name === 'option' && el.selected) {
       parts.push(' selected=""');
+    }
+    if (el === el.ownerDocument.activeElement && name !== 'body' && name !== 'html') {
+      parts.push(' __FOCUS__=""');
     }
     parts.push('>');
     return parts.join('');

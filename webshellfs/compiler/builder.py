@@ -98,6 +98,7 @@ class PageBuilder:
         self.base_url = url
         self.title = ""
         self.lang = ""
+        self.focus = ""  # the mention of the control with keyboard focus (a live capture)
         self._sections: list[_SectionDraft] = []
         self._regions: dict[str, int] = {}
         self.current = self.start_section((), "")
@@ -290,6 +291,7 @@ class PageBuilder:
             images=shifted(self.images),
             actions=shifted(self.actions),
             next_action=self._action_ids.next_number,
+            focus=self.focus,
             facts=tuple(self.facts),
             resources=tuple(self.resources),
             anchors=tuple((name, index - offset) for name, index in self.anchors.items()),

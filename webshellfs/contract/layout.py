@@ -207,6 +207,10 @@ def _render_map(
         out.append(f"page: {page_id}" + (f" ({lineage})" if lineage else ""))
     if page.lang:
         out.append(f"lang: {clean_field(page.lang)}")
+    if page.focus:
+        # Here and not at the control: _map.md is left out of a state's identity, and focus
+        # moves with every click and key, so a click that did nothing else stays "unchanged".
+        out.append(f"focus: {clean_field(page.focus)}")
     summary = _section_summary(page)
     content = [i for i, s in enumerate(page.sections) if s.kind == "content"]
     out += ["", f"## content/ ({len(content)} sections)"]

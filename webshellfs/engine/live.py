@@ -313,19 +313,68 @@ class LiveTabs:
         if object_id in live:
             action = {**action, "locator": live[object_id]}
         gesture = _gesture(command, base_meta, files, live)
-        locator = str(action.get("locator") or "")
-        try:
-            if object_id.startswith("L"):
+        if object_id.startswith("L"):
+            try:
                 return tab, base, base_meta, await self._follow(tab, action, gesture)
-            return tab, base, base_meta, await self.browser.execute(
-                tab, locator, _operation(command, action), _field_keys(action, values), gesture
+            except TabGone:
+                raise
+            except NotFoundError as error:
+                raise Answer(
+                    Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
+                ) from None
+        run = functools.partial(self._run_action, tab, command, values, gesture)
+        try:
+            return tab, base, base_meta, await run(action)
+        except TabGone:
+            raise
+        except NotFoundError as error:
+            if reopened or not object_id:
+                raise Answer(
+                    Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
+                ) from None
+            gone = error
+        # Drawn anew since the capture (a timer, a framework's re-render): the same kind of
+        # control with the same label, found on the tab as it is now, is the one meant.
+        locator = await self._found_again(tab, object_id, action, base_meta)
+        if locator is None:
+            raise Answer(
+                Outcome.FAILED,
+                f"did not act: {gone}; the page has no {action.get('kind')} control labelled "
+                f"{action.get('label')!r} now (`focus {base.page_id}` shows the tab as it is); "
+                f"the page is still {base.page_id}",
             )
+        lines.append(f"note: {object_id} was drawn anew since {base.page_id} was captured; "
+                     "acted on the same control where it is now")
+        try:
+            return tab, base, base_meta, await run({**action, "locator": locator})
         except TabGone:
             raise
         except NotFoundError as error:
             raise Answer(
                 Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
             ) from None
+
+    async def _run_action(
+        self, tab: str, command: ctl.Execute, values: dict[str, str], gesture: Gesture,
+        action: Mapping[str, Any],
+    ) -> TabCapture:
+        return await self.browser.execute(
+            tab, str(action.get("locator") or ""), _operation(command, action),
+            _field_keys(action, values), gesture,
+        )
+
+    async def _found_again(
+        self, tab: str, object_id: str, action: Mapping[str, Any], meta: Mapping[str, Any]
+    ) -> str | None:
+        """The locator, in the tab's DOM now, of the control the page's new capture gives the
+        same id (ids are kept for the same kind and label); None if no such control."""
+        now = await self.browser.focus(tab)
+        compiled = await self._compile(now.capture, now.kept, prior_actions(meta))
+        for candidate in compiled.page.actions:
+            same = (candidate.kind, candidate.label) == (action.get("kind"), action.get("label"))
+            if candidate.id == object_id and same and candidate.locator:
+                return str(candidate.locator)
+        return None
 
     async def _follow(self, tab: str, link: dict[str, Any], gesture: Gesture) -> TabCapture:
         """A link on a live tab is clicked, as a person would: the page's handlers run and the

@@ -34,13 +34,26 @@ from webshellfs.compiler.actions.forms import form_action, native_control
 from webshellfs.compiler.actions.found import found_action
 from webshellfs.compiler.actions.rules import MAX_CHOICES
 from webshellfs.compiler.actions.widgets import anchor_action, summary_action, widget_action
-from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
+from webshellfs.compiler.builder import (
+    FOCUS_ATTRIBUTE,
+    OPERABLE_ATTRIBUTE,
+    Emitted,
+    PageBuilder,
+)
 
 __all__ = ["MAX_CHOICES", "match_action"]
 
 
 def match_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
-    """The action an element is, registered and mentioned; None when it is not a control."""
+    """The action an element is, registered and mentioned; None when it is not a control.
+    The mention of the control that has keyboard focus in a live capture is the page's focus."""
+    emitted = _matched(element, builder)
+    if emitted is not None and emitted.inline and element.get(FOCUS_ATTRIBUTE) is not None:
+        builder.focus = emitted.inline
+    return emitted
+
+
+def _matched(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     tag = element.tag
     if not isinstance(tag, str):
         return None

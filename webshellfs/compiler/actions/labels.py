@@ -13,7 +13,6 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions.index import PageIndex
 from webshellfs.compiler.actions.rules import (
     CLASS_HINT_WORDS,
-    EDITABLE_VALUES,
     HEADING_TAGS,
     LABEL_SKIP,
     MAX_LABEL_CHARS,
@@ -21,7 +20,7 @@ from webshellfs.compiler.actions.rules import (
     input_type,
     role_of,
 )
-from webshellfs.compiler.builder import FOCUS_ATTRIBUTE, OPERABLE_ATTRIBUTE
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import is_hidden, plain_text, squash
 from webshellfs.contract.layout import quoted
 
@@ -212,8 +211,8 @@ def states_of(element: HtmlElement) -> str:
 
 
 def declared_states(element: HtmlElement) -> list[str]:
-    """checked, selected, expanded, pressed, current, disabled, focused: as the page declares
-    them (and as the live capture saw focus), for actions.tsv and the control's mention."""
+    """checked, selected, expanded, pressed, current, disabled: as the page declares them, for
+    actions.tsv and the control's mention."""
     states: list[str] = []
     if element.get("checked") is not None or element.get("aria-checked") == "true":
         states.append("checked")
@@ -230,26 +229,7 @@ def declared_states(element: HtmlElement) -> list[str]:
         states.append("current")
     if element.get("disabled") is not None or element.get("aria-disabled") == "true":
         states.append("disabled")
-    if shows_focus(element):
-        states.append("focused")
     return states
-
-
-# Roles and input types whose focus is told: where keys go next (typing, arrows in a widget).
-# A button or link keeps focus after any click, so telling it would make every click a change.
-_FOCUS_TOLD_INPUTS = frozenset({"checkbox", "radio", "button", "submit", "reset", "image"})
-
-
-def shows_focus(element: HtmlElement) -> bool:
-    """Whether the live capture saw keyboard focus on a field or an ARIA widget."""
-    if element.get(FOCUS_ATTRIBUTE) is None:
-        return False
-    if element.tag in ("textarea", "select") or role_of(element):
-        return True
-    if element.tag == "input":
-        return input_type(element) not in _FOCUS_TOLD_INPUTS
-    editable = element.get("contenteditable")
-    return editable is not None and editable.strip().lower() in EDITABLE_VALUES
 
 
 def legend_of(container: HtmlElement) -> str:
@@ -278,12 +258,7 @@ UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "re
 def state_note(control: HtmlElement) -> str:
     """The state a native control is in, for its mention where it stands in the text:
     `checked`, `= "Medium"` (a select's chosen option), `= "buy milk"` (a field's value, exactly
-    as the page holds it, escaped like actions.tsv's), and `focused`."""
-    note = _value_note(control)
-    return f"{note} focused".strip() if shows_focus(control) else note
-
-
-def _value_note(control: HtmlElement) -> str:
+    as the page holds it, escaped like actions.tsv's)."""
     if control.tag == "select":
         chosen = [o for o in control.iter("option") if o.get("selected") is not None]
         if not chosen and control.get("multiple") is None:
