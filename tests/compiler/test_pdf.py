@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.compiler.pdf_documents import (
+    Run,
     Sheet,
     headed_notes,
     outlined_report,
@@ -294,3 +295,29 @@ def test_words_over_a_column_of_numbers_are_a_header() -> None:
 
     assert "r3c2\t3\tSouth\tDepth\t1.25\t" in tree["tables/T01.cells"]
     assert notes(tree) == []
+
+
+def test_running_headers_go_to_boilerplate_and_page_numbers_go() -> None:
+    sheets = []
+    for number in range(1, 4):
+        sheet = Sheet()
+        sheet.runs.append(Run("Pond survey, spring 2026", 72, 760, 9))
+        sheet.runs.append(Run(f"Page {number} of 3", 500, 40, 9))
+        sheet.line(f"Findings of week {number} at the pond.", size=10)
+        sheet.line("Water stayed clear all week.", size=10)
+        sheets.append(sheet)
+    tree = files(write_pdf(sheets))
+
+    assert tree["boilerplate/header.md"] == ["# (header)", "Pond survey, spring 2026"]
+    assert tree["content/00-intro.md"] == [
+        "# (before the first heading)",
+        "pages 1–3",
+        "Findings of week 1 at the pond.",
+        "Water stayed clear all week.",
+        "[page 2]",
+        "Findings of week 2 at the pond.",
+        "Water stayed clear all week.",
+        "[page 3]",
+        "Findings of week 3 at the pond.",
+        "Water stayed clear all week.",
+    ]

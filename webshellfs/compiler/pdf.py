@@ -67,6 +67,14 @@ HEADING_SCALE = 1.15
 MAX_HEADING_CHARS = 120
 MAX_HEADING_LEVELS = 6
 
+# A page's first or last line that is only its number: `7`, `- 7 -`, `Page 7 of 20`, `vii`.
+PAGE_NUMBER = re.compile(
+    r"^(?:page\s*)?[-–—(\[]?\s*(?:\d{1,5}|[ivxlc]{1,8})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{1,5})?$",
+    re.IGNORECASE,
+)
+DIGITS = re.compile(r"\d+")
+FURNITURE_PAGES = 3
+
 # all_texts: text drawn in form XObjects (figures) is laid out too; some writers put it all there.
 FLOW = LAParams(all_texts=True)
 UNORDERED = LAParams(boxes_flow=None, all_texts=True)
@@ -131,7 +139,7 @@ def compile_pdf(data: bytes, builder: PageBuilder) -> None:
         builder.note(f"kept the first {MAX_PDF_PAGES} of {len(pages)} PDF pages")
     pages = pages[:MAX_PDF_PAGES]
     links = _links(pages, builder)
-    items = _read_pages(data, pages, links, builder)
+    items = _without_furniture(_read_pages(data, pages, links, builder), builder)
     outline = _outline(reader, len(pages), builder)
     sections = _by_outline(items, outline) if outline else _by_headings(items)
     if not titled and not outline:
@@ -394,6 +402,51 @@ def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 def _inside(point: tuple[float, float], rect: tuple[float, ...]) -> bool:
     return rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]
+
+
+def _without_furniture(items: list[Item], builder: PageBuilder) -> list[Item]:
+    """The items without the page furniture: a page's first or last line (by position), set
+    apart from the rest by at least its own height, when it is only a page number or when the
+    same text in the same size (numbers aside) is there on half the pages, three or more.
+    Running headers and footers go to boilerplate/header.md and footer.md, once each; page
+    numbers go, since `[page N]` says the same."""
+    by_page: dict[int, list[Line]] = {}
+    for item in items:
+        if isinstance(item, Line) and item.box >= 0 and LINK_MARK not in item.text:
+            by_page.setdefault(item.page, []).append(item)
+    edges: list[tuple[str, Line]] = []
+    for lines in by_page.values():
+        if len(lines) < 2:
+            continue
+        top = sorted(lines, key=lambda line: -line.bbox[3])[:2]
+        bottom = sorted(lines, key=lambda line: line.bbox[1])[:2]
+        if top[0].bbox[1] - top[1].bbox[3] >= _height(top[0]):
+            edges.append(("header", top[0]))
+        if bottom[1].bbox[1] - bottom[0].bbox[3] >= _height(bottom[0]):
+            edges.append(("footer", bottom[0]))
+    repeated = Counter(_furniture_key(region, line) for region, line in edges)
+    needed = max(FURNITURE_PAGES, (len(by_page) + 1) // 2)
+    furniture: dict[int, str] = {}
+    for region, line in edges:
+        if PAGE_NUMBER.match(line.text):
+            furniture[id(line)] = ""
+        elif repeated[_furniture_key(region, line)] >= needed:
+            furniture[id(line)] = region
+    shown: set[tuple[str, str, float]] = set()
+    for item in items:
+        region = furniture.get(id(item))
+        if region and isinstance(item, Line) and _furniture_key(region, item) not in shown:
+            shown.add(_furniture_key(region, item))
+            builder.add_line(item.text, section=builder.region(region))
+    return [item for item in items if id(item) not in furniture]
+
+
+def _height(line: Line) -> float:
+    return max(line.bbox[3] - line.bbox[1], 1.0)
+
+
+def _furniture_key(region: str, line: Line) -> tuple[str, str, float]:
+    return region, DIGITS.sub("#", line.text), line.size
 
 
 def _plain_lines(page: Any, number: int, builder: PageBuilder) -> list[Line] | None:
