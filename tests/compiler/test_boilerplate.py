@@ -73,14 +73,26 @@ def test_unmarked_chrome_outside_the_main_text_is_recognised() -> None:
     assert len(out["content/00-intro.md"]) == 8
 
 
-def test_link_lists_and_chrome_words_inside_the_main_text_stay() -> None:
-    html = (f'<div class="post">{ARTICLE}<ul><li><a href="/r1">Reference one</a></li>'
-            '<li><a href="/r2">Reference two</a></li><li><a href="/r3">Reference three</a></li></ul>'
+def test_annotated_link_lists_and_chrome_words_inside_the_main_text_stay() -> None:
+    html = (f'<div class="post">{ARTICLE}<ul><li><a href="/r1">Reference one</a>, the study the story is about</li>'
+            '<li><a href="/r2">Reference two</a>, where its figures come from</li>'
+            '<li><a href="/r3">Reference three</a>, an interview with its author</li></ul>'
             '<p class="footer-note">A note at the end of the story.</p></div>')
     out = regions(html)
     assert list(out) == ["content/00-intro.md"]
-    assert out["content/00-intro.md"][-4:] == ["- Reference one [L0001]", "- Reference two [L0002]",
-                                                "- Reference three [L0003]", "A note at the end of the story."]
+    assert out["content/00-intro.md"][-4:] == [
+        "- Reference one [L0001], the study the story is about",
+        "- Reference two [L0002], where its figures come from",
+        "- Reference three [L0003], an interview with its author", "A note at the end of the story."]
+
+
+def test_a_bare_list_of_links_inside_the_main_text_is_related() -> None:
+    html = (f'<div class="post">{ARTICLE}<ul><li><a href="/r1">Another story</a></li>'
+            '<li><a href="/r2">A second story</a></li><li><a href="/r3">A third story</a></li></ul></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == ["- Another story [L0001]", "- A second story [L0002]",
+                                             "- A third story [L0003]"]
+    assert len(out["content/00-intro.md"]) == 8
 
 
 def test_a_small_share_bar_inside_the_main_text_is_moved_but_a_big_block_is_not() -> None:

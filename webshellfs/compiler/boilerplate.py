@@ -19,15 +19,31 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.dom import squash
+from webshellfs.compiler.regions import (
+    ARTICLE_MIN_PROSE,
+    CREDIT_PREFIXES,
+    CREDIT_TAGS,
+    FIGURE_IMAGE_TAGS,
+    HEADING_BLOCK_TAGS,
+    HEADING_PARAGRAPH_TAGS,
+    HEADING_REGIONS,
+    INLINE_KINDS,
+    INSIDE_MAIN_INLINE_TAGS,
+    INSIDE_MAIN_MAX_SHARE,
+    INSIDE_MAIN_EXTRA_TOKENS,
+    INSIDE_MAIN_ONLY_WORDS,
+    INSIDE_MAIN_TAGS,
+    LINKS_INSIDE_MAIN_TAGS,
+    LISTING_LINK_SHARE,
+    MAX_CREDIT_CHARS,
+    MAX_HEADING_CHARS,
+    REGION_STEMS,
+    REGION_TOKENS,
+    RELATED_MIN_LINK_SHARE,
+)
 from webshellfs.compiler.rules import (
     ARTICLE_LEAD,
     ARTICLE_MIN_SHARE,
-    BOILERPLATE_STEMS,
-    BOILERPLATE_TOKENS,
-    INSIDE_MAIN_MAX_SHARE,
-    INSIDE_MAIN_STEMS,
-    INSIDE_MAIN_TAGS,
-    INSIDE_MAIN_TOKENS,
     LANDMARK_ROLES,
     LANDMARK_TAGS,
     LINK_DENSE_MIN_LINKS,
@@ -48,6 +64,11 @@ NAMES_CACHE_SIZE = 4096
 _ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")
 _WORD_BREAK = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NOT_WORDS = re.compile(r"[\W\d_]+")
+# Heading phrases by their words; a one-word phrase names a kind only as the whole heading
+# ("Tags"), a longer one also opening a longer heading ("Read more: Looted colonial art").
+_HEADING_PHRASES = {phrase: region for region, phrases in HEADING_REGIONS.items() for phrase in phrases}
+_LONGEST_PHRASE = max(len(phrase.split()) for phrase in _HEADING_PHRASES)
 
 
 def class_words(element: HtmlElement) -> list[str]:
@@ -161,8 +182,16 @@ class RegionNames:
         return None
 
 
-CHROME_NAMES = RegionNames(BOILERPLATE_TOKENS, BOILERPLATE_STEMS)
-INSIDE_MAIN_NAMES = RegionNames(INSIDE_MAIN_TOKENS, INSIDE_MAIN_STEMS)
+CHROME_NAMES = RegionNames(REGION_TOKENS, REGION_STEMS)
+# Inside the main text: the kinds that sit inside articles (INSIDE_MAIN_MAX_SHARE), some only
+# by a few of their words (INSIDE_MAIN_ONLY_WORDS).
+INSIDE_MAIN_NAMES = RegionNames(
+    {**{w: r for w, r in REGION_TOKENS.items()
+        if r in INSIDE_MAIN_MAX_SHARE and w in INSIDE_MAIN_ONLY_WORDS.get(r, (w,))},
+     **INSIDE_MAIN_EXTRA_TOKENS},
+    tuple((s, r) for s, r in REGION_STEMS
+          if r in INSIDE_MAIN_MAX_SHARE and s in INSIDE_MAIN_ONLY_WORDS.get(r, (s,))),
+)
 
 
 def named_region(element: HtmlElement) -> str | None:
@@ -179,7 +208,7 @@ def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> Html
     container = body
     while True:
         child = max(
-            (c for c in container if isinstance(c.tag, str)),
+            (c for c in container if isinstance(c.tag, str) and not _is_comment_thread(c)),
             key=lambda c: held.get(c, 0),
             default=None,
         )
@@ -190,6 +219,13 @@ def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> Html
         ):
             return _article_of(container, held)
         container = child
+
+
+def _is_comment_thread(element: HtmlElement) -> bool:
+    """A block named as comments: a long thread can outweigh the article it follows, so the
+    main text is never looked for inside it."""
+    return (element.get("class") is not None or element.get("id") is not None) and (
+        CHROME_NAMES.region(element) == "comments")
 
 
 def _article_of(container: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement:
@@ -245,10 +281,89 @@ def is_skip_link(element: HtmlElement) -> bool:
     return any(text.startswith(words) for words in SKIP_LINK_WORDS)
 
 
-def peripheral_region(element: HtmlElement, weights: TextWeights) -> str | None:
-    """For an element outside the main text: the region its class/id words or its link density
-    put it in, or None. Never a block that holds an <h1> (the page title stays in content/)."""
-    region = named_region(element)
+def is_listing(main: HtmlElement, weights: TextWeights) -> bool:
+    """A main text that is a listing (a home page, a search page): little prose, or mostly
+    links. Its lists of other articles are its content, so they stay."""
+    prose = weights.prose.get(main, 0)
+    total = weights.text.get(main, 0)
+    return prose < ARTICLE_MIN_PROSE or total - prose > LISTING_LINK_SHARE * total
+
+
+def link_share(element: HtmlElement, weights: TextWeights) -> float:
+    total = weights.text.get(element, 0)
+    return (total - weights.prose.get(element, 0)) / total if total else 0.0
+
+
+def leading_text(element: HtmlElement) -> str | None:
+    """The block's first short text, its heading as people see it: the first text in it,
+    widened to the largest element around it (inside the block) that stays short. None when
+    that text is a long paragraph."""
+    first = next(
+        (node for node in element.iter()
+         if isinstance(node.tag, str) and node.tag not in UNCOUNTED_TAGS
+         and node.text and node.text.strip()),
+        None,
+    )
+    if first is None or len(first.text.strip()) > MAX_HEADING_CHARS:
+        return None
+    owner = first
+    while owner is not element:
+        parent = owner.getparent()
+        if parent is None or len(squash(parent.text_content())) > MAX_HEADING_CHARS:
+            break
+        owner = parent
+    text = squash(owner.text_content())
+    return text if len(text) <= MAX_HEADING_CHARS else None
+
+
+def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
+    """The region a block's heading names ("Related articles", "Kommentare", "Zobacz także"),
+    or None. A paragraph or heading element is that kind when it is the heading alone, and
+    "related" when it goes on with mostly links ("Read more: <a>…</a>")."""
+    tag = element.tag
+    if tag not in HEADING_BLOCK_TAGS:
+        return None
+    heading = leading_text(element)
+    if not heading:
+        return None
+    words = _NOT_WORDS.sub(" ", heading.lower()).split()
+    if not words:
+        return None
+    region = _HEADING_PHRASES.get(" ".join(words))
+    for length in range(min(len(words) - 1, _LONGEST_PHRASE), 1, -1):
+        if region is not None:
+            break
+        region = _HEADING_PHRASES.get(" ".join(words[:length]))
+    if region is None or tag not in HEADING_PARAGRAPH_TAGS:
+        return region
+    if len(squash(element.text_content())) <= len(heading):
+        return region
+    return "related" if region == "related" and link_share(element, weights) >= RELATED_MIN_LINK_SHARE else None
+
+
+def caption_region(element: HtmlElement) -> str | None:
+    """"captions" for an image's caption (a <figcaption> in a figure holding an image) and for
+    a short credit line ("Foto: …", "Bild via …", "© …"), else None."""
+    tag = element.tag
+    if tag == "figcaption":
+        figure = element.getparent()
+        if figure is not None and next(figure.iter(*FIGURE_IMAGE_TAGS), None) is not None:
+            return "captions"
+    if tag not in CREDIT_TAGS:
+        return None
+    first = (element.text or "").lstrip()[:12].lower()
+    if not first.startswith(CREDIT_PREFIXES):
+        return None
+    return "captions" if len(squash(element.text_content())) <= MAX_CREDIT_CHARS else None
+
+
+def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool) -> str | None:
+    """For an element outside the main text: the region its class/id words, its heading or its
+    link density put it in, or None. Never a block that holds an <h1> (the page title stays
+    in content/)."""
+    region = named_region(element) or caption_region(element)
+    if region is None and not listing:
+        region = heading_region(element, weights)
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
     if region is not None and element.find(".//h1") is not None:
@@ -256,15 +371,35 @@ def peripheral_region(element: HtmlElement, weights: TextWeights) -> str | None:
     return region
 
 
-def minor_region(element: HtmlElement, held: dict[HtmlElement, int], main: HtmlElement) -> str | None:
-    """For an element inside the main text: the region its class/id words put it in, only for
-    the kinds that sit inside articles (share bars, related links, a table of contents…) and
-    only when it holds a small part of the main text."""
-    if element.tag not in INSIDE_MAIN_TAGS:
+def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
+                 listing: bool) -> str | None:
+    """For an element inside the main text: the region its class/id words or its heading put
+    it in, only for the kinds that sit inside articles (share bars, related links, comments,
+    promo boxes, bios, tags, credits), and only while it holds a small part of the main text
+    (INSIDE_MAIN_MAX_SHARE). A "related" block must be mostly links; on a listing page
+    (is_listing) lists of articles are the content and stay."""
+    tag = element.tag
+    if tag not in INSIDE_MAIN_TAGS and tag not in HEADING_BLOCK_TAGS and tag not in CREDIT_TAGS:
         return None
-    region = INSIDE_MAIN_NAMES.region(element)
+    region = INSIDE_MAIN_NAMES.region(element) if tag in INSIDE_MAIN_TAGS else None
+    if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
+        region = None
     if region is None:
+        region = caption_region(element)
+    by_heading = region is None
+    if by_heading:
+        region = heading_region(element, weights)
+    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and weights.is_link_dense(element):
+        region = "related"
+    if region is None or region == "related" and listing:
         return None
-    if held.get(element, 0) > INSIDE_MAIN_MAX_SHARE * held.get(main, 0):
+    if region == "related" and by_heading and tag not in HEADING_PARAGRAPH_TAGS and (
+            link_share(element, weights) < RELATED_MIN_LINK_SHARE):
+        return None
+    held = weights.prose
+    limit = INSIDE_MAIN_MAX_SHARE.get(region)
+    if limit is None or held.get(element, 0) > limit * held.get(main, 0):
+        return None
+    if element.find(".//h1") is not None:
         return None
     return region

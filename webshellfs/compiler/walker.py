@@ -27,6 +27,7 @@ from webshellfs.compiler.actions import match_action
 from webshellfs.compiler.boilerplate import (
     TextWeights,
     find_main_container,
+    is_listing,
     is_skip_link,
     landmark_region,
     minor_region,
@@ -117,6 +118,8 @@ class PageContext:
     main: HtmlElement | None
     main_path: frozenset[HtmlElement]
     weights: TextWeights
+    # The main text is a listing (a home page, a search page): its lists of articles stay.
+    listing: bool = False
     _resolver: UrlResolver | None = None
     _revealers: Revealers | None = None
 
@@ -138,7 +141,7 @@ class PageContext:
         main = find_main_container(body, weights.prose)
         if main is None:
             return cls(None, frozenset(), weights)
-        return cls(main, frozenset([main, *main.iterancestors()]), weights)
+        return cls(main, frozenset([main, *main.iterancestors()]), weights, is_listing(main, weights))
 
 
 class UrlResolver:
@@ -367,8 +370,8 @@ class Walker:
         if page.main is None:
             return None
         if self.in_main:
-            return minor_region(element, page.weights.prose, page.main)
-        return peripheral_region(element, page.weights)
+            return minor_region(element, page.weights, page.main, page.listing)
+        return peripheral_region(element, page.weights, page.listing)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()

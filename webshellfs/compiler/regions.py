@@ -1,0 +1,166 @@
+"""The kinds of boilerplate a page holds besides its chrome, and the evidence that names them.
+
+Tables only; boilerplate.py applies them. Each kind is a file in boilerplate/ (`related.md`,
+`comments.md`, `promo.md`, `share.md`, `bio.md`, `consent.md`, `tags.md`, `captions.md`, beside
+`nav.md`, `header.md`, `footer.md`, `aside.md`), so the file name says why a block left
+content/: its class/id words, or the heading it opens with, named that kind.
+"""
+
+from __future__ import annotations
+
+# class/id words → region. A block is matched when one of its class or id words (the whole
+# name, and its parts split at `-`, `_`, spaces, camelCase) is in this table.
+REGION_TOKENS = {
+    "nav": "nav", "navbar": "nav", "navigation": "nav", "menu": "nav", "menubar": "nav",
+    "breadcrumb": "nav", "breadcrumbs": "nav", "pagination": "nav", "pager": "nav",
+    "skip": "nav", "toc": "nav",
+    "header": "header", "masthead": "header", "topbar": "header", "banner": "header",
+    "footer": "footer", "colophon": "footer", "copyright": "footer",
+    "sidebar": "aside", "aside": "aside", "widget": "aside", "widgets": "aside", "rail": "aside",
+    "related": "related", "recommended": "related", "recommendations": "related",
+    "more-stories": "related", "outbrain": "related", "taboola": "related",
+    "mostread": "related", "most-read": "related", "most-popular": "related",
+    "read-more": "related", "readmore": "related", "see-also": "related", "next-post": "related",
+    "prev-post": "related", "post-navigation": "related", "nav-links": "related",
+    "share": "share", "sharing": "share", "social": "share", "sharebar": "share",
+    "sociable": "share", "shariff": "share", "addthis": "share",
+    "cookie": "consent", "cookies": "consent", "consent": "consent", "gdpr": "consent",
+    "newsletter": "promo", "subscribe": "promo", "subscription": "promo", "signup": "promo",
+    "promo": "promo", "paywall": "promo", "donate": "promo", "donation": "promo", "cta": "promo",
+    "simplenews": "promo", "mailchimp": "promo", "mc4wp": "promo",
+    "comments": "comments", "comment": "comments", "disqus": "comments", "respond": "comments",
+    "reply": "comments", "replies": "comments", "discussion": "comments",
+    "author-box": "bio", "authorbox": "bio", "author-bio": "bio", "authorbio": "bio",
+    "about-author": "bio", "about-the-author": "bio", "author-info": "bio",
+    "author-description": "bio", "author-details": "bio", "author-card": "bio", "bio": "bio",
+    "biography": "bio", "autorbox": "bio", "autoren-box": "bio",
+    "tags": "tags", "tagcloud": "tags", "tag-cloud": "tags", "tag-list": "tags",
+    "taglist": "tags", "tags-list": "tags", "post-tags": "tags", "entry-tags": "tags",
+    "keywords": "tags", "schlagworte": "tags",
+    "credit": "captions", "credits": "captions", "photo-credit": "captions",
+    "image-credit": "captions", "img-metadata": "captions", "wp-caption-text": "captions",
+    "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
+    "adv": "ads", "anzeige": "ads", "werbung": "ads",
+    "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
+}
+
+# Word parts that name the same regions when sites glue words together (`relatedposts`,
+# `sharebar`, `makehomepagedialog`); found anywhere in a class/id word, in this order.
+REGION_STEMS = (
+    ("related", "related"), ("sharing", "share"), ("share", "share"), ("social", "share"),
+    ("cookie", "consent"), ("consent", "consent"), ("newsletter", "promo"),
+    ("sidebar", "aside"), ("breadcrumb", "nav"), ("navbar", "nav"), ("advert", "ads"),
+    ("footer", "footer"), ("masthead", "header"), ("comment", "comments"), ("dialog", "popup"),
+    ("authorbox", "bio"), ("authorbio", "bio"), ("author-box", "bio"), ("author-bio", "bio"),
+    ("tagcloud", "tags"), ("mostread", "related"), ("paywall", "promo"),
+)
+
+# Inside the main text a block moves out only as one of these kinds, and only while it holds
+# at most this share of the main text (a share bar, not a section someone named
+# "related-work"). A comment thread can be long; a bio or a promo box is short.
+INSIDE_MAIN_MAX_SHARE = {
+    "share": 0.1, "consent": 0.1, "ads": 0.1, "related": 0.25, "nav": 0.1, "promo": 0.15,
+    "comments": 0.8, "bio": 0.15, "tags": 0.1, "captions": 0.05, "aside": 0.3,
+}
+# Inside the main text "nav" and "aside" are only named by these words (a table of contents,
+# page links, a sidebar the main text container happens to hold; `widget` and `menu` name
+# page-builder blocks and lists of steps there); a copyright line there is an image's.
+INSIDE_MAIN_ONLY_WORDS = {
+    "nav": frozenset({"toc", "breadcrumb", "breadcrumbs", "pagination"}),
+    "aside": frozenset({"sidebar"}),
+}
+INSIDE_MAIN_EXTRA_TOKENS = {"copyright": "captions"}
+INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure", "footer",
+                              "p", "span", "dl", "figcaption"})
+# A paragraph or a span inside the main text moves by its name only as one of these kinds
+# (a credit line, a bio paragraph), never as a "related" or "comments" word in a sentence.
+INSIDE_MAIN_INLINE_TAGS = frozenset({"span", "p"})
+INLINE_KINDS = frozenset({"captions", "share", "bio", "promo"})
+# An image's caption (a <figcaption> of a figure holding an image) and a credit line (a short
+# text opening with one of these) are not the article's text: they go to captions.md.
+FIGURE_IMAGE_TAGS = ("img", "picture", "svg")
+CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via", "photo:",
+                   "photos:", "photo by", "photo credit", "image:", "image credit", "imagen:",
+                   "credit:", "credits:", "bildquelle", "fotoquelle", "©", "(c) ", "fot.")
+CREDIT_TAGS = frozenset({"p", "span", "div", "small", "figcaption", "cite"})
+MAX_CREDIT_CHARS = 120
+
+# Headings that name a block's kind, in the languages of the pages we read most (English,
+# German, Spanish, French, Polish, Italian, Portuguese, Dutch). A block whose first short text
+# is one of these (as a whole, or followed by more words: "Read more: …") is that kind.
+# Lower-case, without punctuation or digits ("Comments (12)" reads "comments").
+HEADING_REGIONS = {
+    "related": (
+        "related", "related articles", "related posts", "related stories", "related content",
+        "related topics", "read more", "read also", "more from", "more stories", "more on this",
+        "more in", "you may also like", "you might also like", "recommended", "recommended for you",
+        "most read", "most popular", "most viewed", "trending", "next up", "up next",
+        "more news", "editors picks", "discover our latest editorial picks",
+        "mehr zum thema", "das könnte sie auch interessieren", "das könnte dich auch interessieren",
+        "weitere artikel", "weitere beiträge", "ähnliche artikel", "ähnliche beiträge",
+        "verwandte artikel", "verwandte beiträge", "meist gelesen", "meistgelesen",
+        "meist diskutiert", "meistdiskutiert", "beliebte beiträge", "beliebte artikel",
+        "neueste beiträge", "neueste artikel", "aktuelle beiträge", "lesen sie auch",
+        "lies auch", "auch interessant", "weitere themen", "mehr aus", "mehr kolumnen",
+        "für dich empfohlen", "empfohlene artikel", "top artikel", "nächster artikel",
+        "vorheriger artikel", "vorschau auf den nächsten artikel", "weiterlesen", "top posts",
+        "contenido relacionado", "noticias relacionadas", "artículos relacionados", "lo más leído",
+        "más leídas", "más leído", "te puede interesar", "también te puede interesar",
+        "lee también", "más noticias", "visto ahora",
+        "à lire aussi", "lire aussi", "articles similaires", "les plus lus", "sur le même sujet",
+        "dans la même rubrique", "zobacz także", "zobacz też", "czytaj także", "czytaj też",
+        "najczęściej czytane", "polecane", "articoli correlati", "leggi anche", "i più letti",
+        "leia também", "mais lidas", "lees ook", "meest gelezen", "auch lesen",
+        "das thema könnte dich auch interessieren", "kommentierte artikel", "weiterführender link",
+        "weiterführende links", "weiterführende informationen", "entdecke weitere",
+        "lust auf mehr", "empfehlungen aus", "top themen", "saiba mais", "leia mais",
+        "veja também", "recommended stories", "more like this", "popular posts", "recent posts",
+        "latest posts", "letzte beiträge", "recent comments", "neueste kommentare",
+        "letzte kommentare",
+    ),
+    "comments": (
+        "comments", "comment", "leave a reply", "leave a comment", "responses", "reader comments",
+        "kommentare", "kommentar", "kommentare schreiben", "kommentar schreiben",
+        "schreibe einen kommentar", "diskussion", "leserkommentare", "comentarios",
+        "deja un comentario", "commentaires", "laisser un commentaire", "komentarze",
+        "dodaj komentarz", "commenti", "reacties",
+    ),
+    "promo": (
+        "newsletter", "subscribe", "sign up for our newsletter", "abonnieren",
+        "jetzt abonnieren", "newsletter abonnieren", "sie wollen mehr von uns",
+        "unterstütze", "unterstützen sie", "support us", "suscríbete", "abonnez vous",
+    ),
+    "share": (
+        "share", "share this", "share this article", "share this post", "teilen",
+        "diesen artikel teilen", "artikel teilen", "beitrag teilen", "compartir", "partager",
+        "udostępnij", "condividi", "follow us", "folgen sie uns", "be sociable share",
+    ),
+    "bio": (
+        "about the author", "über den autor", "über die autorin", "zum autor", "zur autorin",
+        "sobre el autor", "à propos de l auteur", "o autorze", "zur person",
+    ),
+    "tags": (
+        "tags", "schlagworte", "schlagwörter", "stichworte", "etiquetas", "mots clés", "tagi",
+        "keywords", "categories", "kategorien",
+    ),
+}
+# Where the heading rule looks: blocks, not inline text; a paragraph only when it is mostly
+# links ("Read more: <a>…</a>").
+HEADING_BLOCK_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "footer",
+                                "header", "dl", "details", "p", "table", "h2", "h3", "h4", "h5",
+                                "h6"})
+# Paragraphs and headings: one that is the heading alone ("Lesen Sie auch:") is that kind; one
+# that goes on after it only as "related", and only when it is mostly links.
+HEADING_PARAGRAPH_TAGS = frozenset({"p", "h2", "h3", "h4", "h5", "h6"})
+# A heading is short: the first text of the block, up to this many characters.
+MAX_HEADING_CHARS = 60
+# A list of other articles is mostly links: inside the main text, a block headed "related"
+# moves only when links make up at least this share of its text.
+RELATED_MIN_LINK_SHARE = 0.4
+# Inside the main text, a block of these that is mostly links (boilerplate.TextWeights.is_link_dense)
+# is a list of other pages: related.md (a paragraph with a few links is the article's text).
+LINKS_INSIDE_MAIN_TAGS = frozenset({"ul", "ol", "div", "section", "table", "dl"})
+# Below this much prose outside links, or with links making up more than this share of its
+# text, the main container is a listing (a home page, a search page): its lists stay content.
+ARTICLE_MIN_PROSE = 500
+LISTING_LINK_SHARE = 0.5
