@@ -74,45 +74,7 @@ PAGE_LEVEL_ROLES = frozenset({"banner", "contentinfo"})
 SECTIONING_TAGS = frozenset({"article", "main", "section", "aside", "nav"})
 SECTIONING_ROLES = frozenset({"article", "main", "region"})
 
-# class/id words marking peripheral blocks, → the boilerplate file. A block is matched when one
-# of its class or id words (split at `-`, `_`, spaces, camelCase) is in this table; it is only
-# applied outside the main text container (see boilerplate.py).
-BOILERPLATE_TOKENS = {
-    "nav": "nav", "navbar": "nav", "navigation": "nav", "menu": "nav", "menubar": "nav",
-    "breadcrumb": "nav", "breadcrumbs": "nav", "pagination": "nav", "pager": "nav",
-    "skip": "nav", "toc": "nav",
-    "header": "header", "masthead": "header", "topbar": "header", "banner": "header",
-    "footer": "footer", "colophon": "footer", "copyright": "footer",
-    "sidebar": "aside", "aside": "aside", "widget": "aside", "widgets": "aside", "rail": "aside",
-    "related": "related", "recommended": "related", "recommendations": "related",
-    "more-stories": "related", "promo": "related", "outbrain": "related", "taboola": "related",
-    "share": "share", "sharing": "share", "social": "share", "sharebar": "share",
-    "cookie": "consent", "cookies": "consent", "consent": "consent", "gdpr": "consent",
-    "newsletter": "newsletter", "subscribe": "newsletter", "signup": "newsletter",
-    "comments": "comments", "comment": "comments", "disqus": "comments",
-    "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
-    "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
-}
-
-# Word parts that name the same regions when sites glue words together (`relatedposts`,
-# `sharebar`, `makehomepagedialog`); found anywhere in a class/id word, in this order.
-BOILERPLATE_STEMS = (
-    ("related", "related"), ("sharing", "share"), ("share", "share"), ("social", "share"),
-    ("cookie", "consent"), ("consent", "consent"), ("newsletter", "newsletter"),
-    ("sidebar", "aside"), ("breadcrumb", "nav"), ("navbar", "nav"), ("advert", "ads"),
-    ("footer", "footer"), ("masthead", "header"), ("comment", "comments"), ("dialog", "popup"),
-)
-
-# Inside the main text only these words move a block out, and only a block holding at most
-# INSIDE_MAIN_MAX_SHARE of its text (a share bar, not a section someone named "related-work").
-_INSIDE_MAIN_REGIONS = ("share", "consent", "ads", "related")
-INSIDE_MAIN_TOKENS = {
-    **{w: r for w, r in BOILERPLATE_TOKENS.items() if r in _INSIDE_MAIN_REGIONS},
-    "toc": "nav", "breadcrumb": "nav", "breadcrumbs": "nav", "pagination": "nav",
-}
-INSIDE_MAIN_STEMS = tuple((s, r) for s, r in BOILERPLATE_STEMS if r in _INSIDE_MAIN_REGIONS)
-INSIDE_MAIN_MAX_SHARE = 0.1
-INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure"})
+# The kinds of boilerplate named by class/id words and headings: compiler/regions.py.
 
 # A block outside the main text is a menu when it holds at least this many links, links make
 # up at least this share of its text…
