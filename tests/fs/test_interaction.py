@@ -311,3 +311,18 @@ def test_a_control_drawn_anew_by_a_timer_is_found_again_or_reported_gone(
     lines = ctl(mount, f"execute {page} {save}")
     assert any(line.startswith(f"note: {save} was drawn anew") for line in lines), lines
     assert grep(mount, landed(lines), "Saved after sync 1")
+
+
+def test_a_scroll_that_loads_nothing_leaves_the_page_unchanged(
+    mount: Mount, live: LiveSite
+) -> None:
+    """The feed loads ten items each time its end comes into view, until all are shown; a
+    scroll past that point receives nothing and changes nothing."""
+    page = opened(mount, live, "/scripted/feed.html?run=unchanged")
+    for _ in range(8):
+        if grep(mount, page, "items shown"):
+            break
+        page = act(mount, f"scroll {page} down")
+    assert grep(mount, page, "items shown"), "the feed never finished loading"
+    lines = ctl(mount, f"scroll {page} down")
+    assert any(line.startswith(f"→ unchanged: {page}") for line in lines), lines

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,13 +25,20 @@ from webshellfs import ctl
 from webshellfs.browser import (
     Browser,
     BrowserFetcher,
+    CapturedResponse,
     Gesture,
     TabCapture,
     TabGone,
     field_key,
 )
 from webshellfs.compiler import KnownAction, PriorActions
-from webshellfs.contract.layout import FileDiff, clean_field, diff_files, state_digest
+from webshellfs.contract.layout import (
+    RESOURCE_COLUMNS,
+    FileDiff,
+    clean_field,
+    diff_files,
+    state_digest,
+)
 from webshellfs.engine.inputs import action_title, check_inputs
 from webshellfs.engine.records import Answer, Outcome
 from webshellfs.engine.uploads import upload_paths
@@ -212,7 +220,12 @@ class LiveTabs:
         the same page keeps the ids of base's controls that are still there."""
         elsewhere = result.navigated if navigated is None else navigated
         prior = None if elsewhere else prior_actions(base_meta)
-        compiled = await self._compile(result.capture, result.kept, prior)
+        kept = result.kept
+        if not kept and not elsewhere:
+            # Received nothing new: the page still holds what base received (a scroll that
+            # loads nothing leaves the page as it was, not a state without its resources).
+            kept = await trio.to_thread.run_sync(stored_responses, self.store, base.page_id)
+        compiled = await self._compile(result.capture, kept, prior)
         capture = result.capture
         resources = compiled.page.resources
         now = _locators_of(compiled.page)
@@ -546,6 +559,29 @@ class LiveTabs:
             pass  # already gone: the page is stored all the same
         await self.tabs_closed((tab,))
         return f"closed tab {tab}; {page} stays readable, status stored\n"
+
+
+def stored_responses(store: Store, page: str) -> tuple[CapturedResponse, ...]:
+    """The responses a stored page kept as resources, read back from its resources.tsv and
+    resources/ files (a refused download has a row but no file, and is left out)."""
+    listing = store.read_file(page, "resources.tsv") or b""
+    responses = []
+    for line in listing.decode("utf-8", "replace").splitlines()[1:]:
+        row = dict(zip(RESOURCE_COLUMNS, line.split("\t")))
+        body = store.read_file(page, row.get("file", "")) if row.get("file") else None
+        if body is not None:
+            name = row["file"].rpartition("/")[2]
+            url = _long_value(store, page, row["url"])
+            responses.append(CapturedResponse(url, row["content-type"], body, name))
+    return tuple(responses)
+
+
+def _long_value(store: Store, page: str, value: str) -> str:
+    """A TSV value as it was before a long one moved to long-values/ (`→ long-values/…`)."""
+    moved = re.match(r"→ (long-values/V\d+\.txt) \(", value)
+    if not moved:
+        return value
+    return (store.read_file(page, moved.group(1)) or b"").decode("utf-8", "replace").rstrip("\n")
 
 
 def _locators_of(page: Any) -> dict[str, str]:
