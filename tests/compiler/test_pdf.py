@@ -298,10 +298,12 @@ def test_words_over_a_column_of_numbers_are_a_header() -> None:
 
 
 def test_running_headers_go_to_boilerplate_and_page_numbers_go() -> None:
+    """Two rows of furniture a page: a running header with a number at its right, a footer."""
     sheets = []
     for number in range(1, 4):
         sheet = Sheet()
         sheet.runs.append(Run("Pond survey, spring 2026", 72, 760, 9))
+        sheet.runs.append(Run(str(number + 10), 530, 760, 9))  # the printed page number
         sheet.runs.append(Run(f"Page {number} of 3", 500, 40, 9))
         sheet.line(f"Findings of week {number} at the pond.", size=10)
         sheet.line("Water stayed clear all week.", size=10)
@@ -321,3 +323,21 @@ def test_running_headers_go_to_boilerplate_and_page_numbers_go() -> None:
         "Findings of week 3 at the pond.",
         "Water stayed clear all week.",
     ]
+
+
+def test_an_outline_title_is_found_after_its_section_number() -> None:
+    first, second = Sheet(), Sheet()
+    first.line("1 Ponds", size=10)
+    first.line("Ponds hold still water.", size=10)
+    first.line("1.1 Depth", size=10)
+    first.line("Most are shallow.", size=10)
+    second.line("Chapter 2: Streams", size=10)
+    second.line("Streams move.", size=10)
+    outline = [("Ponds", 0, [("Depth", 0)]), ("Streams", 1, [])]
+    tree = files(write_pdf([first, second], outline=outline))
+
+    assert contents(tree) == {
+        "content/01-ponds.md": ["# Ponds", "page 1", "Ponds hold still water."],
+        "content/02-depth.md": ["# Ponds > Depth", "page 1", "Most are shallow."],
+        "content/03-streams.md": ["# Streams", "page 2", "Streams move."],
+    }

@@ -72,8 +72,11 @@ PAGE_NUMBER = re.compile(
     r"^(?:page\s*)?[-–—(\[]?\s*(?:\d{1,5}|[ivxlc]{1,8})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{1,5})?$",
     re.IGNORECASE,
 )
-DIGITS = re.compile(r"\d+")
-FURNITURE_PAGES = 3
+# What may stand before an outline entry's title in its heading line (spaces squashed out).
+SECTION_NUMBER = re.compile(
+    r"^(?:chapter|section|part|appendix)?(?:\d{1,3}|[a-z])?(?:[.:\-–]\d{0,3})*[.:\-–]?$"
+)
+FURNITURE_PAGES = 2
 
 # all_texts: text drawn in form XObjects (figures) is laid out too; some writers put it all there.
 FLOW = LAParams(all_texts=True)
@@ -405,9 +408,9 @@ def _inside(point: tuple[float, float], rect: tuple[float, ...]) -> bool:
 
 
 def _without_furniture(items: list[Item], builder: PageBuilder) -> list[Item]:
-    """The items without the page furniture: a page's first or last line (by position), set
-    apart from the rest by at least its own height, when it is only a page number or when the
-    same text in the same size (numbers aside) is there on half the pages, three or more.
+    """The items without the page furniture: the lines of a page's first or last row (by
+    position), set apart from the rest by at least their height, that are only a page number
+    or whose text and size (the page's number aside) are there on two pages or more.
     Running headers and footers go to boilerplate/header.md and footer.md, once each; page
     numbers go, since `[page N]` says the same."""
     by_page: dict[int, list[Line]] = {}
@@ -418,19 +421,16 @@ def _without_furniture(items: list[Item], builder: PageBuilder) -> list[Item]:
     for lines in by_page.values():
         if len(lines) < 2:
             continue
-        top = sorted(lines, key=lambda line: -line.bbox[3])[:2]
-        bottom = sorted(lines, key=lambda line: line.bbox[1])[:2]
-        if top[0].bbox[1] - top[1].bbox[3] >= _height(top[0]):
-            edges.append(("header", top[0]))
-        if bottom[1].bbox[1] - bottom[0].bbox[3] >= _height(bottom[0]):
-            edges.append(("footer", bottom[0]))
+        ordered = sorted(lines, key=lambda line: -line.bbox[3])
+        edges += [("header", line) for line in _edge_row(ordered, top=True)]
+        ordered.sort(key=lambda line: line.bbox[1])
+        edges += [("footer", line) for line in _edge_row(ordered, top=False)]
     repeated = Counter(_furniture_key(region, line) for region, line in edges)
-    needed = max(FURNITURE_PAGES, (len(by_page) + 1) // 2)
     furniture: dict[int, str] = {}
     for region, line in edges:
         if PAGE_NUMBER.match(line.text):
             furniture[id(line)] = ""
-        elif repeated[_furniture_key(region, line)] >= needed:
+        elif repeated[_furniture_key(region, line)] >= FURNITURE_PAGES:
             furniture[id(line)] = region
     shown: set[tuple[str, str, float]] = set()
     for item in items:
@@ -441,12 +441,27 @@ def _without_furniture(items: list[Item], builder: PageBuilder) -> list[Item]:
     return [item for item in items if id(item) not in furniture]
 
 
+def _edge_row(ordered: list[Line], top: bool) -> list[Line]:
+    """The lines on the row at the page's edge (ordered from that edge), when a gap of at least
+    their height parts them from the rest; none otherwise."""
+    first = ordered[0]
+    middle = (first.bbox[1] + first.bbox[3]) / 2
+    row = [line for line in ordered[:8] if line.bbox[1] <= middle <= line.bbox[3]]
+    rest = [line for line in ordered if line not in row]
+    if not rest:
+        return []
+    nearest = rest[0]
+    gap = first.bbox[1] - nearest.bbox[3] if top else nearest.bbox[1] - first.bbox[3]
+    return row if gap >= _height(first) else []
+
+
 def _height(line: Line) -> float:
     return max(line.bbox[3] - line.bbox[1], 1.0)
 
 
 def _furniture_key(region: str, line: Line) -> tuple[str, str, float]:
-    return region, DIGITS.sub("#", line.text), line.size
+    """Where, what (the page's own number aside) and how big: `Page # of 20` on every page."""
+    return region, re.sub(rf"(?<!\d){line.page}(?!\d)", "#", line.text), line.size
 
 
 def _plain_lines(page: Any, number: int, builder: PageBuilder) -> list[Line] | None:
@@ -487,7 +502,7 @@ def _entry_start(items: list[Item], entry: OutlineEntry, after: int) -> tuple[in
             break
         if first is None:
             first = index
-        if isinstance(item, Line) and title and _squashed(item.text) == title:
+        if isinstance(item, Line) and title and _is_title(_squashed(item.text), title):
             return index, True
     if first is not None:
         return first, False
@@ -497,6 +512,13 @@ def _entry_start(items: list[Item], entry: OutlineEntry, after: int) -> tuple[in
 
 def _squashed(text: str) -> str:
     return "".join(text.split()).lower()
+
+
+def _is_title(line: str, title: str) -> bool:
+    """The line is the title, or the title after its number (`3.1`, `Chapter 3:`, `A.2`)."""
+    return line == title or (
+        line.endswith(title) and bool(SECTION_NUMBER.match(line[: len(line) - len(title)]))
+    )
 
 
 def _by_headings(items: list[Item]) -> list[Section]:
