@@ -282,7 +282,7 @@ def test_a_table_without_a_header_row_has_numbered_columns_and_says_so() -> None
         "4\tCARD32\tGLOB_OFFSET",
     ]
     assert "r3c3\t3\t4\tcolumn 3\tALIAS_OFFSET\t" in tree["tables/T01.cells"]
-    assert notes(tree) == ["- T01: no header row; col_label is `column N`"]
+    assert notes(tree) == ["- no header row in T01: col_label is `column N`"]
 
 
 def test_words_over_a_column_of_numbers_are_a_header() -> None:
@@ -341,3 +341,26 @@ def test_an_outline_title_is_found_after_its_section_number() -> None:
         "content/02-depth.md": ["# Ponds > Depth", "page 1", "Most are shallow."],
         "content/03-streams.md": ["# Streams", "page 2", "Streams move."],
     }
+
+
+def test_an_outline_that_loops_back_ends() -> None:
+    report = outlined_report()
+    first = re.search(rb"(\d+) 0 obj\s*<<[^>]*?/Title \(Introduction\)", report)
+    assert first is not None
+    looped = report.replace(b"/Title (Discussion)",
+                            b"/Title (Discussion) /Next " + first.group(1) + b" 0 R")
+    tree = files(looped)
+
+    assert list(contents(tree))[-1] == "content/05-discussion.md"
+
+
+def test_links_past_the_cap_are_left_out_and_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf, "MAX_LINKS", 3)
+    sheet = Sheet()
+    sheet.line("Five links over one line of text.", size=10)
+    for n in range(5):
+        sheet.links.append(((72, 715, 120, 730), f"https://example.org/{n}"))
+    tree = files(write_pdf([sheet]))
+
+    assert len(tree["links.tsv"]) == 1 + 3
+    assert notes(tree) == ["- kept the first 3 links of the PDF"]

@@ -59,6 +59,8 @@ LAYOUT_SECONDS = 20.0
 MAX_OUTLINE_ENTRIES = 1000
 MAX_OUTLINE_DEPTH = 6
 MAX_LINKS = 5000
+# Links of one page whose words are looked for under them (each is checked against each line).
+MAX_PAGE_LINK_TEXTS = 500
 # Text boxes above this count are kept top to bottom: pdfminer's column-aware ordering of boxes
 # grows with their square (a page of a thousand table cells would take seconds).
 MAX_FLOW_BOXES = 150
@@ -381,7 +383,10 @@ def _line_text(
     length = 0
     sizes: Counter[float] = Counter()
     bold = True
-    over = [i for i, link in enumerate(links) if _overlaps(link.rect, text_line.bbox)]
+    over = [
+        i for i, link in enumerate(links[:MAX_PAGE_LINK_TEXTS])
+        if _overlaps(link.rect, text_line.bbox)
+    ]
     for child in text_line:
         text = child.get_text().replace(LINK_MARK, "")
         parts.append(text)
@@ -591,6 +596,7 @@ def _heading_levels(items: list[Item]) -> dict[tuple[float, bool], int]:
 
 def _emit(sections: list[Section], links: list[PdfLink], builder: PageBuilder) -> None:
     """Sections into the builder, each opening with the pages it spans."""
+    headerless: list[str] = []
     for section in sections:
         if section.path:
             builder.start_section(section.path, section.path[-1])
@@ -609,12 +615,17 @@ def _emit(sections: list[Section], links: list[PdfLink], builder: PageBuilder) -
                 page, box = item.page, None
             if isinstance(item, TableRows):
                 builder.add_line(_table(item, links, builder))
+                if not item.header:
+                    headerless.append(builder.tables[-1].id)
                 box = None
                 continue
             if box is not None and item.box >= 0 and item.box != box:  # a new paragraph
                 builder.add_line("")
             builder.add_line(_with_links(item.text, links, builder))
             box = item.box
+    if headerless:
+        shown = " ".join(headerless[:10]) + (" …" if len(headerless) > 10 else "")
+        builder.note(f"no header row in {shown}: col_label is `column N`")
 
 
 def _with_links(text: str, links: list[PdfLink], builder: PageBuilder) -> str:
@@ -644,7 +655,4 @@ def _table(table: TableRows, links: list[PdfLink], builder: PageBuilder) -> str:
                 refs[(r - 1, c)] = ids
             values[-1].append(" ".join(_LINK_TOKEN.sub(" ", value).split()))
     header = [label or f"column {c + 1}" for c, label in enumerate(values[0])]
-    reference = add_header_table(builder, "", header, values[1:], refs)
-    if not table.header:
-        builder.note(f"{builder.tables[-1].id}: no header row; col_label is `column N`")
-    return reference
+    return add_header_table(builder, "", header, values[1:], refs)
