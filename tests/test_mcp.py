@@ -6,6 +6,7 @@ one test mounts the server's cache afterwards and compares them byte for byte.""
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import subprocess
@@ -157,6 +158,13 @@ def test_open_grep_execute_and_read_the_new_state(tmp_path: Path, live: LiveSite
 
         wrong = await failed(client, "execute", page="N0001", id="A0099")
         assert wrong.startswith("R0003 invalid: execute N0001 A0099\n")
+
+        # A screenshot comes as an image, after a line naming it.
+        shot = await client.call_tool("read", {"path": f"{state}/screenshot.png"})
+        assert not shot.is_error and [item.type for item in shot.content] == ["text", "image"]
+        picture = shot.content[1]
+        assert picture.mime_type == "image/png"  # type: ignore[union-attr]
+        assert base64.b64decode(picture.data).startswith(b"\x89PNG")  # type: ignore[union-attr]
 
     with_client(stdio(tmp_path / "cache.sqlite", "--chromium", chromium), body)
     assert_clean_log(tmp_path / "cache.sqlite")

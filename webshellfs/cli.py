@@ -86,6 +86,9 @@ def _add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--uploads", type=Path, default=None, metavar="DIR",
                         help="the directory `upload` may take files from (default: none, "
                         "uploads are refused)")
+    parser.add_argument("--no-screenshots", dest="screenshots", action="store_false",
+                        help="do not keep screenshot.png (the viewport) with each page captured "
+                        "in a live tab")
     parser.add_argument("--debug", action="store_true", help="log at debug level")
     parser.add_argument("--deadline", type=_seconds, default=120.0, metavar="SECONDS",
                         help="how long a command may run (default 120)")
@@ -177,6 +180,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         profile=args.profile,
         no_fuse=args.no_fuse,
         uploads=args.uploads.resolve() if args.uploads is not None else None,
+        screenshots=args.screenshots,
     )
 
 

@@ -38,6 +38,8 @@ class Settings:
             commands over a socket there (webshellfs/directory.py).
         uploads: the only directory `upload` takes files from (None: uploads are refused).
         max_upload_bytes: the largest file `upload` puts into a page.
+        screenshots: each capture of a live tab stores `screenshot.png` in its page directory
+            (off with --no-screenshots).
     """
 
     mountpoint: Path
@@ -58,3 +60,4 @@ class Settings:
     no_fuse: bool = False
     uploads: Path | None = None
     max_upload_bytes: int = 20 * 1024 * 1024
+    screenshots: bool = True

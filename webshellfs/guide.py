@@ -32,6 +32,7 @@ the page by fixed rules. Read pages with ls, cat, grep, sed -n; act through `.ct
                     refs, not its value) and T01.tsv (the grid)
       links.tsv  images.tsv  actions.tsv  facts.kv  resources.tsv  long-values/
       _state.md     only in a state: the page before, the action and inputs, files changed
+      screenshot.png  only for a live tab's capture: the viewport as a PNG (at most 384 KB)
 
 Addresses: a page is N0001; an object in it is N0001/A0003 (A action, L link, I image,
 T table, R resource, V long value); a line is N0001/content/02-specs.md:14. They never change.

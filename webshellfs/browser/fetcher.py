@@ -20,8 +20,8 @@ class BrowserFetcher:
     def __init__(self, browser: Browser) -> None:
         self.browser = browser
 
-    async def fetch_live(self, url: str) -> TabCapture:
-        result = await self.browser.open(url)
+    async def fetch_live(self, url: str, screenshot: bool = True) -> TabCapture:
+        result = await self.browser.open(url, screenshot)
         capture = result.capture
         if capture.status >= 400:
             if result.tab_id:
@@ -31,7 +31,7 @@ class BrowserFetcher:
         return result
 
     async def fetch(self, url: str) -> Capture:
-        return (await self.fetch_live(url)).capture
+        return (await self.fetch_live(url, screenshot=False)).capture
 
     async def aclose(self) -> None:
         await self.browser.aclose()

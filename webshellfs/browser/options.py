@@ -47,6 +47,7 @@ class BrowserOptions:
         max_body_bytes: cap on a captured response or download body.
         profile_dir: the browser profile (profile.py) whose cookies and storage this browser
             loads and keeps; None keeps nothing after the browser closes.
+        screenshots: each capture of a live tab takes the viewport as a PNG (screenshots.py).
     """
 
     mode: str = "local"
@@ -63,6 +64,7 @@ class BrowserOptions:
     downloads_dir: Path | None = None
     max_body_bytes: int = 50 * 1024 * 1024
     profile_dir: Path | None = None
+    screenshots: bool = True
 
     @classmethod
     def from_settings(cls, settings: Settings) -> BrowserOptions:
@@ -77,6 +79,7 @@ class BrowserOptions:
             downloads_dir=settings.cache.parent / "downloads",
             max_body_bytes=settings.max_page_bytes,
             profile_dir=profile_dir(settings.profile) if settings.profile else None,
+            screenshots=settings.screenshots,
         )
 
     @property

@@ -85,6 +85,10 @@ class TabCapture:
         new_tabs: tabs the page opened during this call (popups, target=_blank).
         closed_tabs: tabs the pool closed to stay under its cap (their pages become stored).
         notes: anything the caller should tell the user (a relaunch and what it lost, caps hit).
+        screenshot_number: the tab's number for the screenshot of the viewport this capture
+            started right after the snapshot (screenshots.py); it is taken while the caller
+            compiles, and `Browser.screenshot` returns it. 0: none (screenshots off, not asked
+            for, a non-HTML response).
     """
 
     tab_id: str
@@ -96,6 +100,7 @@ class TabCapture:
     new_tabs: tuple[str, ...] = ()
     closed_tabs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    screenshot_number: int = 0
 
     @property
     def kept(self) -> tuple[CapturedResponse, ...]:

@@ -73,9 +73,10 @@ class Browser:
             session.processes.kill()
         loop.stop(timeout=1.0 if wedged else 10.0)
 
-    async def open(self, url: str) -> TabCapture:
-        """Load url in a new tab and capture it (tab_id is "" for a non-HTML response)."""
-        return await self._call(lambda s: s.saving_profile(s.open(url)))
+    async def open(self, url: str, screenshot: bool = True) -> TabCapture:
+        """Load url in a new tab and capture it (tab_id is "" for a non-HTML response).
+        screenshot=False: no screenshot.png is wanted (a page not kept live)."""
+        return await self._call(lambda s: s.saving_profile(s.open(url, screenshot)))
 
     async def execute(
         self,
@@ -98,6 +99,13 @@ class Browser:
 
     async def focus(self, tab_id: str) -> TabCapture:
         return await self._call(lambda s: s.saving_profile(s.focus(tab_id)))
+
+    async def screenshot(self, capture: TabCapture) -> tuple[bytes, str]:
+        """The screenshot.png of a capture, taken on the browser thread while the caller
+        compiled it: (PNG, "") or (b"", why there is none, for the daemon's log)."""
+        if not capture.screenshot_number:
+            return b"", ""
+        return await self._call(lambda s: s.screenshot(capture.tab_id, capture.screenshot_number))
 
     async def close_tab(self, tab_id: str) -> None:
         await self._call(lambda s: s.close_tab(tab_id))

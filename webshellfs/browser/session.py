@@ -112,14 +112,15 @@ class Session:
 
     # public calls -------------------------------------------------------------------------
 
-    async def open(self, url: str) -> TabCapture:
-        """A new tab at url, loaded and captured. A non-HTML response keeps no tab."""
+    async def open(self, url: str, screenshot: bool = True) -> TabCapture:
+        """A new tab at url, loaded and captured. A non-HTML response keeps no tab.
+        screenshot: take one (when the options do); a page that is not kept live needs none."""
         await self.policy.check(url)
         tab = await self._new_tab()
 
         async def run() -> TabCapture:
             await self._to_front(tab)
-            return await self._load(tab, url)
+            return await self._load(tab, url, screenshot)
 
         try:
             result = await self._guarded(tab, run(), f"loading {url}")
@@ -196,6 +197,14 @@ class Session:
             return await self._capture(tab, tab.captured_url)
 
         return await self._guarded(tab, run(), f"capturing tab {tab_id}")
+
+    async def screenshot(self, tab_id: str, number: int) -> tuple[bytes, str]:
+        """The screenshot a capture of tab_id started (TabCapture.screenshot_number), once
+        taken: (PNG, "") or (b"", why there is none)."""
+        tab = self._pool.find(tab_id)
+        if tab is None:
+            return b"", f"no screenshot.png: tab {tab_id} was closed before it was taken"
+        return await tab.screenshot(number)
 
     async def close_tab(self, tab_id: str) -> None:
         tab = self._pool.get(tab_id)
@@ -517,7 +526,7 @@ class Session:
 
     # loading, settling, capturing ---------------------------------------------------------
 
-    async def _load(self, tab: Tab, url: str) -> TabCapture:
+    async def _load(self, tab: Tab, url: str, screenshot: bool = True) -> TabCapture:
         timeout = self.options.load_timeout
         try:
             response = await tab.page.goto(url, wait_until="domcontentloaded",
@@ -533,15 +542,20 @@ class Session:
             # server sent are what the compiler needs.
             return TabCapture(tab.id, await self._fetch_raw(url), True)
         await settle(tab, self.options)
-        return await self._capture(tab, tab.captured_url, requested_url=url)
+        return await self._capture(tab, tab.captured_url, requested_url=url,
+                                   screenshot=screenshot)
 
     async def _fetch_raw(self, url: str) -> Capture:
         assert self._context is not None
         return await fetch_raw(self._context, self.policy, url, self.options)
 
-    async def _capture(self, tab: Tab, previous_url: str, requested_url: str = "") -> TabCapture:
+    async def _capture(
+        self, tab: Tab, previous_url: str, requested_url: str = "", screenshot: bool = True
+    ) -> TabCapture:
         url, body = await snapshot(tab, self.options)
         tab.captured_url = url
+        # Taken while the caller compiles the snapshot: `screenshot` below hands it over.
+        shot = tab.start_screenshot() if screenshot and self.options.screenshots else 0
         await self._pool.wait_for_popups(tab, tab.popups_opened, self.options.settle_cap)
         popups, popups_closed = self._pool.take_popups(tab)
         if popups_closed:
@@ -561,6 +575,7 @@ class Session:
             closed_tabs=self._pool.take_capped(),
             notes=(self._drain(self._notes) + self._drain(tab.notes)
                    + self._drain(self.policy.refused)),
+            screenshot_number=shot,
         )
 
     @staticmethod

@@ -15,9 +15,11 @@ from collections.abc import Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Dialog, Download, Frame, Page, Request, Response
+from playwright.async_api import CDPSession, Dialog, Download, Frame, Page, Request, Response
+from playwright.async_api import Error as PlaywrightError
 
 from webshellfs.browser.records import CapturedResponse, DialogRecord, DownloadRecord
+from webshellfs.browser.screenshots import viewport_png
 
 # Content types worth keeping as resources; HTML, scripts and styles are the page itself.
 _RESOURCE_TYPES = ("application/json", "text/plain", "text/csv", "application/xml", "text/xml")
@@ -27,6 +29,8 @@ _MAX_RESOURCES = 50
 # taken off and Playwright dismisses them on its own, without a round trip to us.
 MAX_DIALOGS = 20
 WARM_UP_TIMEOUT_MS = 2000
+# How long the caller waits for a capture's screenshot once it has compiled the capture.
+SCREENSHOT_WAIT = 10.0
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
@@ -93,6 +97,10 @@ class Tab:
         self._download_tasks: list[asyncio.Task[DownloadRecord]] = []
         self._downloads_allowed = downloads_allowed
         self._max_body = max_body
+        # The screenshot of the latest capture, by number: an older one is never asked for.
+        self._screenshots = 0
+        self._screenshot: tuple[int, asyncio.Task[tuple[bytes, str]]] | None = None
+        self._devtools: CDPSession | None = None  # made at the first screenshot, kept
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_request_done)
         page.on("requestfailed", self._on_request_done)
@@ -141,11 +149,50 @@ class Tab:
         return self.navigations - self._navigations_before
 
     def discard(self) -> None:
-        """The tab is leaving the pool: stop waiting for its bodies and downloads."""
+        """The tab is leaving the pool: stop waiting for its bodies, downloads, screenshot."""
         for task in (*self._body_tasks, *self._download_tasks):
             task.cancel()
         self._body_tasks.clear()
         self._download_tasks.clear()
+        if self._screenshot is not None:
+            self._screenshot[1].cancel()
+            self._screenshot = None
+
+    # screenshots --------------------------------------------------------------------------
+
+    def start_screenshot(self) -> int:
+        """Start taking the viewport now, in the background (the caller compiles meanwhile);
+        returns its number for `screenshot`. It replaces the previous capture's."""
+        if self._screenshot is not None:
+            self._screenshot[1].cancel()
+        self._screenshots += 1
+        self._screenshot = (self._screenshots, asyncio.ensure_future(self._take_screenshot()))
+        return self._screenshots
+
+    async def _take_screenshot(self) -> tuple[bytes, str]:
+        if self._devtools is None:
+            try:
+                self._devtools = await self.page.context.new_cdp_session(self.page)
+            except PlaywrightError as error:
+                return b"", f"no screenshot.png: no DevTools session for the tab ({error})"
+        png, missing = await viewport_png(self._devtools)
+        if not png:
+            self._devtools = None  # it may be what failed: the next screenshot makes another
+        return png, missing
+
+    async def screenshot(self, number: int) -> tuple[bytes, str]:
+        """(PNG, "") of the screenshot started as number, or (b"", why there is none)."""
+        if self._screenshot is None or self._screenshot[0] != number:
+            return b"", "no screenshot.png: the tab captured again before it was kept"
+        task = self._screenshot[1]
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), SCREENSHOT_WAIT)
+        except TimeoutError:
+            return b"", f"no screenshot.png: it took over {SCREENSHOT_WAIT:g} s"
+        except asyncio.CancelledError:
+            if task.cancelled():  # the tab left the pool meanwhile
+                return b"", "no screenshot.png: the tab was closed before it was taken"
+            raise
 
     # network ------------------------------------------------------------------------------
 

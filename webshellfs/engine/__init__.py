@@ -121,10 +121,13 @@ def _finish_compiled(page: CompiledPage, responses: Sequence[CapturedResponse]) 
     return Compiled(page, file_digests(render_page(page)))
 
 
-def _render_stored(page: CompiledPage, page_id: str, state: StateNote | None) -> dict[str, bytes]:
+def _render_stored(
+    page: CompiledPage, page_id: str, state: StateNote | None, screenshot: bytes
+) -> dict[str, bytes]:
     if state is None:
-        return render_page(page, page_id)
-    files = render_page(page, page_id, lineage=f"state of {state.previous} after {state.action}")
+        return render_page(page, page_id, screenshot=screenshot)
+    lineage = f"state of {state.previous} after {state.action}"
+    files = render_page(page, page_id, lineage, screenshot)
     files[STATE_FILE] = render_state(state.previous, state.action, state.inputs, state.diff)
     return files
 
@@ -336,7 +339,11 @@ class Engine:
                 await self.live.browser.close_tab(tab)
             raise
         responses = live_tab.kept if live_tab is not None else ()
-        record, page = await self._keep(capture, via="open", responses=responses)
+        compiled = await self._compile(capture, responses)
+        # Taken by the browser while the page compiled (none over plain HTTP).
+        screenshot = await self.live.picture(live_tab) if self.live and live_tab else b""
+        record = await self._store_page(compiled, capture, via="open", screenshot=screenshot)
+        page = compiled.page
         text = _open_summary(record, page, capture)
         if self.live is not None and live_tab is not None:
             closed = await self.live.tabs_closed(live_tab.closed_tabs)
@@ -363,9 +370,10 @@ class Engine:
 
     async def _store_page(
         self, compiled: Compiled, capture: Capture, *, via: str, parent: str = "",
-        state: StateNote | None = None,
+        state: StateNote | None = None, screenshot: bytes = b"",
     ) -> PageRecord:
-        """Store a compiled capture as a new page (a state when `state` says what made it)."""
+        """Store a compiled capture as a new page (a state when `state` says what made it),
+        with the screenshot its live tab took, if any, in the same write."""
         page = compiled.page
         # files/digest: what the next state is compared with; state_of: the page it is a state of.
         meta = {**page_meta(page, capture), "files": compiled.digests, "digest": compiled.digest,
@@ -374,7 +382,7 @@ class Engine:
             meta["state_of"] = state.previous
         store_it = functools.partial(
             self.store.add_page,
-            lambda page_id: _render_stored(page, page_id, state),
+            lambda page_id: _render_stored(page, page_id, state, screenshot),
             title=clean_field(page.title)[:TITLE_CHARS],
             url=capture.url,
             parent=parent,

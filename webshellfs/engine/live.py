@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,8 @@ from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.store import PageRecord, Store
 
 __all__ = ["Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
+
+log = logging.getLogger(__name__)
 
 PATHS_SHOWN = 8
 REOPENED_AS = {
@@ -196,6 +199,17 @@ class LiveTabs:
 
     # --- placing a capture ----------------------------------------------------------------------
 
+    async def picture(self, result: TabCapture) -> bytes:
+        """The screenshot.png the browser took of a capture while it was compiled; b"" if it
+        has none (the daemon's log says why one failed: it never fails the command)."""
+        try:
+            png, missing = await self.browser.screenshot(result)
+        except FetchError as error:
+            png, missing = b"", f"no screenshot.png: {error}"
+        if missing:
+            log.warning("%s (%s)", missing, result.capture.url)
+        return png
+
     async def _earlier_state(self, url: str, digest: str) -> PageRecord | None:
         def find() -> PageRecord | None:
             for record in reversed(self.store.pages_with_url(url)):
@@ -230,7 +244,8 @@ class LiveTabs:
         resources = compiled.page.resources
         now = _locators_of(compiled.page)
         if elsewhere:
-            record = await self._keep(compiled, capture, via=via, parent=base.page_id)
+            record = await self._keep(compiled, capture, via=via, parent=base.page_id,
+                                      screenshot=await self.picture(result))
             return _Placed(record, "page", resources=resources, locators=now)
         if compiled.digest == base_meta.get("digest"):
             return _Placed(base, "unchanged", resources=resources, locators=now)
@@ -239,7 +254,8 @@ class LiveTabs:
             return _Placed(earlier, "earlier", resources=resources, locators=now)
         diff = diff_files(base_meta.get("files") or {}, compiled.digests)
         note = StateNote(base.page_id, action, inputs, diff)
-        record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note)
+        record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note,
+                                  screenshot=await self.picture(result))
         return _Placed(record, "state", diff, resources, now)
 
     # --- commands -------------------------------------------------------------------------------
@@ -504,7 +520,8 @@ class LiveTabs:
                 popup = await self.browser.focus(tab)
                 compiled = await self._compile(popup.capture, popup.kept)
                 record = await self._keep(
-                    compiled, popup.capture, via=f"{via} popup", parent=page.page_id
+                    compiled, popup.capture, via=f"{via} popup", parent=page.page_id,
+                    screenshot=await self.picture(popup),
                 )
                 await self.add_background(record.page_id, tab)
                 out.append(f"popup: {record.page_id} {popup.capture.url} (live in its own tab)")
@@ -760,7 +777,8 @@ class StoredFetcher:
 
     async def fetch(self, url: str) -> Capture:
         try:
-            result = await self.fetcher.fetch_live(url)
+            # Its tab closes at once: no page of a retrieve is live, so none needs a screenshot.
+            result = await self.fetcher.fetch_live(url, screenshot=False)
         except (HttpStatusError, FetchTimeout, AccessDenied):
             raise
         except FetchError:

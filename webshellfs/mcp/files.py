@@ -20,13 +20,23 @@ from webshellfs.engine.tree import CTL
 from webshellfs.errors import NotFoundError, UsageError
 from webshellfs.store import Store
 
-__all__ = ["GREP_MATCHES", "MAX_GREP_MATCHES", "GrepQuery", "grep_pages", "read_path"]
+__all__ = [
+    "GREP_MATCHES",
+    "MAX_GREP_MATCHES",
+    "PNG_TYPE",
+    "GrepQuery",
+    "grep_pages",
+    "read_image",
+    "read_path",
+]
 
 READ_CHARS = 100_000  # a read past this stops at the next line end and says where to go on
 GREP_MATCHES = 100  # matches shown by default
 MAX_GREP_MATCHES = 1000
 LINE_CHARS = 2_000  # a longer matching line is cut: a whole paragraph is not evidence
 BINARY_MARK = b"\0"  # as grep decides: a NUL byte means binary
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_TYPE = "image/png"
 
 
 def _clean_path(path: str) -> str:
@@ -86,6 +96,20 @@ def read_path(
         return f"{clean} is a binary file ({len(data)} bytes); it has no lines to show\n"
     text = _line_slice(data.decode("utf-8", "replace"), start, end)
     return _bounded(text, start or 1)
+
+
+def read_image(engine: Engine, path: str) -> tuple[str, bytes] | None:
+    """(its path, its bytes) when path is a PNG of the store (a page's screenshot.png), which a
+    client that shows images gets as an image instead of text; None for anything else."""
+    clean = _clean_path(path)
+    if clean == CTL:
+        return None
+    entry = engine.entry(clean)
+    if entry is None or entry.is_dir or entry.size < len(PNG_SIGNATURE):
+        return None
+    if engine.read(clean, 0, len(PNG_SIGNATURE)) != PNG_SIGNATURE:
+        return None
+    return clean, engine.read(clean, 0, entry.size)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ says why, as the failed write's response does.
 
 from __future__ import annotations
 
+import base64
 import shlex
 from collections.abc import Sequence
 from typing import Annotated
@@ -15,13 +16,21 @@ from typing import Annotated
 import trio
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import Field
 
 from webshellfs import __version__
 from webshellfs.engine import Engine, Outcome
 from webshellfs.errors import WebshellError
-from webshellfs.mcp.files import GREP_MATCHES, MAX_GREP_MATCHES, GrepQuery, grep_pages, read_path
+from webshellfs.mcp.files import (
+    GREP_MATCHES,
+    MAX_GREP_MATCHES,
+    PNG_TYPE,
+    GrepQuery,
+    grep_pages,
+    read_image,
+    read_path,
+)
 from webshellfs.mcp.tools import READ_ONLY, command_tools
 
 __all__ = ["STDIO_SESSION", "build_server", "session_of"]
@@ -60,7 +69,8 @@ MaxMatches = Annotated[
 READ_DESCRIPTION = """\
 Read a file of the store, as cat (or sed -n 'START,ENDp' with start/end) shows it on the mount;
 a directory gives its listing (directories end in /). Long files stop at a line boundary and
-say where to read on."""
+say where to read on. A PNG (a page's screenshot.png: the viewport when it was captured) comes
+back as an image, after a line naming it."""
 GREP_DESCRIPTION = """\
 Search the stored pages' files for lines matching a pattern, as grep -rn shows them:
 PAGE/FILE:LINE:TEXT, where PAGE/FILE:LINE is the line's address (read it with start=LINE)."""
@@ -68,6 +78,14 @@ PAGE/FILE:LINE:TEXT, where PAGE/FILE:LINE is the line's address (read it with st
 
 def _answer(text: str, failed: bool) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=failed)
+
+
+def _image(path: str, png: bytes) -> CallToolResult:
+    """A PNG as an image item, after a line that names it for a client that shows no images."""
+    line = TextContent(type="text", text=f"{path}: a PNG image of {len(png)} bytes\n")
+    picture = ImageContent(type="image", data=base64.b64encode(png).decode("ascii"),
+                           mime_type=PNG_TYPE)
+    return CallToolResult(content=[line, picture], is_error=False)
 
 
 def session_of(ctx: Context) -> str:
@@ -96,6 +114,9 @@ def build_server(engine: Engine) -> MCPServer:
     ) -> CallToolResult:
         # Point queries and one blob, as a FUSE read does, on the thread that runs the engine.
         try:
+            image = read_image(engine, path)
+            if image is not None:
+                return _image(*image)
             return _answer(read_path(engine, path, session_of(ctx), start, end), False)
         except WebshellError as error:
             return _answer(f"{error}\n", True)
