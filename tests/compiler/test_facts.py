@@ -171,3 +171,91 @@ def test_jsonld_with_raw_control_characters_and_a_trailing_comma() -> None:
         ("jsonld.Thing.alternateName", "x"),
         ("jsonld.Thing.alternateName", "y"),
     ]
+
+
+# --- RDFa 1.1, Dublin Core, microformats ------------------------------------------------------
+
+
+def test_rdfa_subjects_chaining_and_hanging_rels() -> None:
+    facts = sample_facts("wikipedia/xhtml+rdfa.html")
+    assert [line for line in facts if line.startswith("rdfa.")] == [
+        "rdfa.page.primaryTopic = http://www.example.com/metadata/foaf.rdf",
+        "rdfa.page.name = Jerry Smith",
+        "rdfa.page.seeAlso = http://www.example.com/about.htm",
+        "rdfa.page.address.seeAlso = http://dbpedia.org/resource/Adelaide",
+        "rdfa.page.address.city = Adelaide",
+        "rdfa.page.phone = tel:+6112345678",
+    ]
+    assert sample_facts("w3crdfa/w3c.rdf11primer.example014.html")[:5] == [
+        "rdfa.Person.about = http://example.org/bob#me",
+        "rdfa.Person.knows = http://example.org/alice#me",
+        "rdfa.Person.birthDate = 1990-07-04",
+        "rdfa.Person.topic_interest = http://www.wikidata.org/entity/Q12418",
+        "rdfa.Thing[0].about = http://www.wikidata.org/entity/Q12418",
+    ]
+
+
+def test_rdfa_vocab_switches_and_rel_terms() -> None:
+    assert sample_facts("w3crdfa/w3c.rdfaprimer.example009.html") == [
+        "rdfa.page.title = The Trouble with Bob",
+        "rdfa.page.created = 2011-09-10",
+        "rdfa.page.license = http://creativecommons.org/licenses/by/3.0/",
+    ]
+    builder = extracted(
+        '<html prefix="og: http://ogp.me/ns# fb: http://ogp.me/ns/fb#"><head>'
+        '<meta property="og:title" content="Shown once, as og.title">'
+        '<meta property="fb:app_id" content="123">'
+        '<link rel="stylesheet" href="/s.css"><link rel="https://api.w.org/" href="/wp-json/">'
+        '</head><body><ul rel="foaf:knows"><li><a href="/bob">Bob</a></li>'
+        '<li><a href="/eve">Eve</a></li></ul>'
+        '<a rel="license" href="/cc-by">CC BY</a></body></html>'
+    )
+    assert [(f.key, f.value) for f in builder.facts] == [
+        ("og.title", "Shown once, as og.title"),
+        ("rdfa.page.knows", "https://example.test/bob"),
+        ("rdfa.page.knows", "https://example.test/eve"),
+        ("rdfa.page.license", "https://example.test/cc-by"),
+    ]
+
+
+def test_a_page_without_rdfa_attributes_is_not_walked() -> None:
+    builder = extracted('<html><head><meta property="og:type" content="article"></head>'
+                        '<body><p about="x">' + "<div>x</div>" * 10 + "</p></body></html>")
+    assert [(f.key, f.value) for f in builder.facts] == [("og.type", "article")]
+
+
+def test_dublin_core_meta_and_link_elements() -> None:
+    facts = sample_facts("misc/dublincore_test.html")
+    assert facts[1:4] == [
+        "dc.title = Expressing Dublin Core in HTML/XHTML meta and link elements",
+        "dc.creator = Andy Powell, UKOLN, University of Bath",
+        "dcterms.issued = 2003-11-01",
+    ]
+    assert facts[-1] == "dcterms.replaces = http://dublincore.org/documents/2000/08/15/dcq-html/"
+    builder = extracted('<link rel="schema.EL" href="http://purl.org/dc/elements/1.1/">'
+                        '<meta name="EL.subject" content="Maps"><meta name="DC:title" content="T">')
+    assert [(f.key, f.value) for f in builder.facts] == [("dc.subject", "Maps"), ("dc.title", "T")]
+
+
+def test_microformats_items_with_nested_and_implied_properties() -> None:
+    facts = sample_facts("misc/microformat_test.html")
+    assert [line for line in facts if line.startswith("microformats.")] == [
+        "microformats.h-entry.name = Microformats are amazing",
+        "microformats.h-entry.author.name = W. Developer",
+        "microformats.h-entry.author.url = http://example.com",
+        "microformats.h-entry.published = 2013-06-13 12:00:00",
+        "microformats.h-entry.summary = In which I extoll the virtues of using microformats.",
+        "microformats.h-entry.content = Blah blah blah",
+    ]
+    builder = extracted(
+        '<div class="h-100 h-screen"><a class="h-card" href="/ada"><img src="/a.png" alt="">'
+        " Ada</a><div class='h-event'><time class='dt-start' datetime='2026-05-01'>May</time>"
+        "<span class='p-name'>Launch</span></div></div>"
+    )
+    assert [(f.key, f.value) for f in builder.facts] == [
+        ("microformats.h-card.name", "Ada"),
+        ("microformats.h-card.photo", "https://example.test/a.png"),
+        ("microformats.h-card.url", "https://example.test/ada"),
+        ("microformats.h-event.start", "2026-05-01"),
+        ("microformats.h-event.name", "Launch"),
+    ]

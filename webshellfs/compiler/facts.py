@@ -9,9 +9,12 @@ Keys name their source, so `grep price facts.kv` tells JSON-LD from OpenGraph:
     meta.description = A red shirt.              <meta name=…>
     og.title = Red Shirt                         OpenGraph (og:…, article:…, product:… <meta>)
     twitter.card = summary                       <meta name="twitter:…">
+    dc.title = Red Shirt                         Dublin Core: <meta name="DC.title">,
+    dcterms.replaces = https://shop.test/p/old   <link rel="DCTERMS.replaces">
     jsonld.Product.offers.price = 19.99          <script type="application/ld+json">
     microdata.Product.name = Red Shirt           itemscope/itemprop
-    rdfa.Person.name = Ada                       RDFa (vocab/typeof)
+    rdfa.Person.name = Ada                       RDFa 1.1 (compiler/rdfa.py)
+    microformats.h-card.name = Ada               mf2 classes (compiler/microformats.py)
 
 Nested objects join their keys with dots; a list of objects numbers them (`offers[0].price`),
 a list of plain values repeats the key. When a type occurs more than once on the page, each
@@ -32,17 +35,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import jstyleson
-import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import PageBuilder
 from webshellfs.compiler.dom import squash
+from webshellfs.compiler.microformats import microformat_items
+from webshellfs.compiler.rdfa import rdfa_items
 
 MAX_FACTS = 5_000
 MAX_DEPTH = 12
-# Items inside items (RDFa typeof nodes) deeper than this are read as text: each level adds a
-# key part, so the value still lands within MAX_DEPTH.
-MAX_ITEM_NESTING = MAX_DEPTH // 2
 
 # <meta property|name> prefixes → key prefix. OpenGraph's object types keep their own name.
 OPEN_GRAPH_PREFIXES = {
@@ -76,13 +77,17 @@ META_NAMES_SKIPPED = (
     "fb:",
     "al:",
 )
+# Dublin Core: the namespaces a `<link rel="schema.X">` may declare, and the prefixes read
+# without one; keys are `dc.<element>` (elements 1.1) and `dcterms.<term>`.
+DUBLIN_CORE_NAMESPACES = {
+    "http://purl.org/dc/elements/1.1/": "dc",
+    "http://purl.org/dc/terms/": "dcterms",
+}
+DUBLIN_CORE_PREFIXES = {"dc": "dc", "dcterms": "dcterms", "dct": "dcterms"}
+_DUBLIN_CORE_NAME = re.compile(r"([A-Za-z]+)[.:](\S+)$")
 JSONLD_TYPES = frozenset({"application/ld+json"})
 # Keys that name or link a node rather than describe it.
 NODE_KEYS = frozenset({"@context", "@id", "@type"})
-# Where an RDFa property takes its value from, before the element's text.
-RDFA_VALUE_ATTRIBUTES = ("content", "datetime", "href", "src", "resource")
-
-_RDFA_TYPED = lxml.etree.XPath("//*[@typeof]")
 _JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
 _WRAPPERS = re.compile(r"^\s*(<!\[CDATA\[|<!--)?|(\]\]>|-->)?\s*;?\s*$")
 # The comment-aware pass walks the text in Python: a longer invalid block is not worth it.
@@ -99,14 +104,19 @@ def extract_facts(root: HtmlElement, data: bytes | str, builder: PageBuilder) ->
         "lang", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or ""
     )
     facts.add("canonical", _canonical(root, builder))
-    meta, open_graph = _meta_facts(root)
+    named_links = _named_links(root)
+    dublin_core = _dublin_core_prefixes(named_links)
+    metas = list(root.iter("meta"))
+    meta, open_graph, dublin_core_meta = _meta_facts(metas, dublin_core)
     facts.extend(meta)
     facts.extend(open_graph)
+    facts.extend(dublin_core_meta)
+    facts.extend(_dublin_core_links(named_links, builder, dublin_core))
     facts.extend(_typed("jsonld", _jsonld_items(root, builder)))
     if _mentions(data, "itemscope"):
         facts.extend(_typed("microdata", _microdata_items(root, builder)))
-    if _mentions(data, "typeof"):
-        facts.extend(_typed("rdfa", _rdfa_items(root)))
+    facts.extend(_typed("rdfa", rdfa_items(root, data, builder.base_url, metas)))
+    facts.extend(_typed("microformats", microformat_items(root, data, builder.resolve_url)))
     if facts.dropped:
         builder.note(f"facts.kv: kept the first {MAX_FACTS} facts, {facts.dropped} more were cut")
 
@@ -157,24 +167,77 @@ def _canonical(root: HtmlElement, builder: PageBuilder) -> str:
     return ""
 
 
-def _meta_facts(root: HtmlElement) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(`meta.*` facts, OpenGraph and Twitter facts), each in document order."""
-    meta: list[tuple[str, str]] = []
-    open_graph: list[tuple[str, str]] = []
-    for element in root.iter("meta"):
+Pairs = list[tuple[str, str]]
+
+
+def _meta_facts(
+    metas: list[HtmlElement], dublin_core: dict[str, str]
+) -> tuple[Pairs, Pairs, Pairs]:
+    """(`meta.*` facts, OpenGraph and Twitter facts, Dublin Core facts) of the page's <meta>
+    elements, each in document order."""
+    meta: Pairs = []
+    open_graph: Pairs = []
+    dublin_core_meta: Pairs = []
+    for element in metas:
         content = element.get("content")
-        if not content or element.get("itemprop") is not None:
+        if not content:
             continue
-        name = (element.get("property") or element.get("name") or "").strip().lower()
+        written = (element.get("property") or element.get("name") or "").strip()
+        name = written.lower()
         if not name:
             continue
         prefix = next((p for p in OPEN_GRAPH_PREFIXES if name.startswith(p)), None)
+        dublin_core_key = _dublin_core_key(written, dublin_core) if element.get("name") else None
         if prefix is not None:
             rest = name[len(prefix) :].replace(":", ".")
             open_graph.append((OPEN_GRAPH_PREFIXES[prefix] + rest, content))
+        elif dublin_core_key is not None:
+            dublin_core_meta.append((dublin_core_key, content))
         elif element.get("name") and not name.startswith(META_NAMES_SKIPPED):
             meta.append((f"meta.{name}", content))
-    return meta, open_graph
+    return meta, open_graph, dublin_core_meta
+
+
+def _named_links(root: HtmlElement) -> list[tuple[str, str]]:
+    """(rel, href) of the <link>s whose rel is a prefixed name (`schema.DC`, `DCTERMS.x`)."""
+    found = []
+    for link in root.iter("link"):
+        rel = (link.get("rel") or "").strip()
+        if ("." in rel or ":" in rel) and link.get("href"):
+            found.append((rel, link.get("href").strip()))
+    return found
+
+
+def _dublin_core_prefixes(named_links: list[tuple[str, str]]) -> dict[str, str]:
+    """Prefix (lower case) → key group, the usual ones and those a `<link rel="schema.X">`
+    declares for a Dublin Core namespace."""
+    prefixes = dict(DUBLIN_CORE_PREFIXES)
+    for rel, href in named_links:
+        group = DUBLIN_CORE_NAMESPACES.get(href)
+        if rel.lower().startswith("schema.") and group:
+            prefixes[rel[len("schema.") :].lower()] = group
+    return prefixes
+
+
+def _dublin_core_key(name: str, prefixes: dict[str, str]) -> str | None:
+    """`dc.title` for DC.title or dc:title, `dcterms.issued` for DCTERMS.issued; None for a
+    name outside Dublin Core."""
+    parts = _DUBLIN_CORE_NAME.match(name)
+    group = prefixes.get(parts.group(1).lower()) if parts else None
+    return f"{group}.{parts.group(2)}" if parts and group else None
+
+
+def _dublin_core_links(
+    named_links: list[tuple[str, str]], builder: PageBuilder, prefixes: dict[str, str]
+) -> Pairs:
+    """`<link rel="DCTERMS.replaces" href>`: Dublin Core whose value is a URL."""
+    found = []
+    for rel, href in named_links:
+        key = _dublin_core_key(rel, prefixes)
+        url = builder.resolve_url(href) if key is not None else None
+        if key is not None and url:
+            found.append((key, url))
+    return found
 
 
 # --- typed items -----------------------------------------------------------------------------
@@ -284,49 +347,3 @@ def _microdata_body(value: Any) -> Any:
             return {k: _microdata_body(v) for k, v in value["properties"].items()}
         return value.get("value")
     return value
-
-
-def _rdfa_items(root: HtmlElement) -> list[tuple[str, Any]]:
-    """RDFa Lite (vocab, typeof, property), as schema.org pages write it: each typeof node not
-    itself a property of another is one item."""
-    items = []
-    for node in _RDFA_TYPED(root):
-        types = [t for t in node.get("typeof", "").split() if _vocabulary_type(t)]
-        if not types or (
-            node.get("property") and any(a.get("typeof") is not None for a in node.iterancestors())
-        ):
-            continue
-        items.append((_type_name(types), _rdfa_properties(node)))
-    return items
-
-
-def _vocabulary_type(token: str) -> bool:
-    """`Event` (under a vocab), `schema:Event` or a full URL; MediaWiki's `mw:File` is markup."""
-    return ":" not in token or "://" in token or token.startswith("schema:")
-
-
-def _rdfa_properties(scope: HtmlElement, depth: int = 0) -> dict[str, Any]:
-    """An item's properties; items nested past MAX_ITEM_NESTING are read as their text."""
-    properties: dict[str, list[Any]] = {}
-    stack = list(reversed(scope))
-    while stack:
-        node = stack.pop()
-        if not isinstance(node.tag, str):
-            continue
-        nested = node.get("typeof") is not None and depth < MAX_ITEM_NESTING
-        names = (node.get("property") or "").split()
-        if names:
-            value = _rdfa_properties(node, depth + 1) if nested else _rdfa_value(node)
-            for name in names:
-                properties.setdefault(_type_name(name), []).append(value)
-        if not nested:
-            stack.extend(reversed(node))
-    return {name: values[0] if len(values) == 1 else values for name, values in properties.items()}
-
-
-def _rdfa_value(node: HtmlElement) -> str:
-    for attribute in RDFA_VALUE_ATTRIBUTES:
-        value = node.get(attribute)
-        if value is not None:
-            return value
-    return node.text_content()
