@@ -236,7 +236,7 @@ def test_radio_group_outside_a_form_is_one_action_at_its_first_radio() -> None:
 def test_clickable_container_is_still_walked() -> None:
     root = lxml.html.document_fromstring("<div onclick='open()'><h3>Trip</h3><p>3 days</p></div>")
     emitted = match_action(root.find(".//div"), PageBuilder(SHOP))
-    assert emitted == Emitted('[A0001 clickable "Trip"]', block=True, descend=True)
+    assert emitted == Emitted('[A0001 clickable "Trip"]', block=True, descend=True, action_id="A0001")
 
 
 def test_listbox_lists_its_options() -> None:

@@ -53,11 +53,13 @@ class Emitted:
         inline: text placed where the element was, e.g. `[A0003 button "Go"]` ("" for none).
         block: the inline text stands on a line of its own instead of joining the sentence.
         descend: the walker still walks the element's children as ordinary content.
+        action_id: the action the element is, when it is one of its own ("" otherwise).
     """
 
     inline: str = ""
     block: bool = False
     descend: bool = False
+    action_id: str = ""
 
 
 Constructor = Callable[[HtmlElement, "PageBuilder"], "Emitted | None"]

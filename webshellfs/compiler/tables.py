@@ -367,9 +367,8 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
 def _cell_action(cell: HtmlElement, builder: PageBuilder) -> str:
     """A cell the page made operable (a day of a date picker, a grid cell) is an action
     itself: its id, which goes first in the cell's refs ("" for an ordinary cell)."""
-    if not cell.get(OPERABLE_ATTRIBUTE) or found_action(cell, builder) is None:
-        return ""
-    return builder.actions[-1].id
+    found = found_action(cell, builder) if cell.get(OPERABLE_ATTRIBUTE) else None
+    return found.action_id if found is not None else ""
 
 
 def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...], bool]:

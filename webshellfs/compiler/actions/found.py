@@ -17,7 +17,7 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions.index import page_index
 from webshellfs.compiler.actions.labels import operable_words
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
-from webshellfs.compiler.actions.widgets import register_widget
+from webshellfs.compiler.actions.widgets import holds_control, register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import plain_text
 
@@ -55,14 +55,10 @@ def _names_a_control(label: HtmlElement) -> bool:
 
 def holds_operable(element: HtmlElement) -> bool:
     """Whether something inside is a control already: a native one, a link, a found one."""
-    for inner in element.iterdescendants():
-        if not isinstance(inner.tag, str):
-            continue
-        if inner.tag in NATIVE_CONTROLS or (inner.tag == "a" and inner.get("href") is not None):
-            return True
-        if inner.get(OPERABLE_ATTRIBUTE):
-            return True
-    return False
+    return holds_control(element) or any(
+        isinstance(inner.tag, str) and inner.get(OPERABLE_ATTRIBUTE)
+        for inner in element.iterdescendants()
+    )
 
 
 def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
@@ -93,5 +89,4 @@ def row_action(row: HtmlElement, builder: PageBuilder) -> str:
         rule = ROW_RULE
     if rule is None:
         return ""
-    register_widget(row, builder, page_index(builder, row), rule)
-    return builder.actions[-1].id
+    return register_widget(row, builder, page_index(builder, row), rule).action_id

@@ -245,7 +245,8 @@ def operable_words(element: HtmlElement) -> tuple[str, ...]:
 
 def gestures_context(element: HtmlElement) -> str:
     """`on: dblclick rightclick`: what the element listens for besides a click ("" for nothing)."""
-    told = [word for word in TOLD_WORDS if word in operable_words(element)]
+    words = operable_words(element)
+    told = [word for word in TOLD_WORDS if word in words]
     return "on: " + " ".join(told) if told else ""
 
 

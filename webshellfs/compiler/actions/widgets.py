@@ -85,6 +85,7 @@ def widget_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
 
 
 def holds_control(element: HtmlElement) -> bool:
+    """Whether a native control or a link is inside: that is the action, not the wrapper."""
     return any(
         inner.tag != "a" or inner.get("href") is not None
         for inner in element.iterdescendants("a", *NATIVE_CONTROLS)
@@ -130,7 +131,7 @@ def register_widget(
     )
     states = " ".join(declared_states(element))
     inline = f'[{action_id} {rule.control} "{label}"{" " + states if states else ""}]'
-    return Emitted(inline=inline, block=block or descend, descend=descend)
+    return Emitted(inline=inline, block=block or descend, descend=descend, action_id=action_id)
 
 
 def editor_label(element: HtmlElement, page: PageIndex) -> str:
