@@ -3,10 +3,12 @@ through the files render_page makes, on real PDFs written by tests/compiler/pdf_
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 
 import pytest
+from pypdf import PdfWriter
 
 from tests.compiler.pdf_documents import (
     Run,
@@ -364,3 +366,36 @@ def test_links_past_the_cap_are_left_out_and_said(monkeypatch: pytest.MonkeyPatc
 
     assert len(tree["links.tsv"]) == 1 + 3
     assert notes(tree) == ["- kept the first 3 links of the PDF"]
+
+
+def test_a_pdf_locked_with_a_password_says_so() -> None:
+    writer = PdfWriter(clone_from=io.BytesIO(survey()))
+    writer.encrypt("secret", algorithm="RC4-128")
+    locked = io.BytesIO()
+    writer.write(locked)
+    tree = files(locked.getvalue(), "survey.pdf")
+
+    assert notes(tree) == ["- the PDF is encrypted with a password: its text cannot be read"]
+    assert contents(tree) == {}
+
+
+def test_a_pdf_encrypted_without_a_password_reads_as_usual() -> None:
+    writer = PdfWriter(clone_from=io.BytesIO(survey()))
+    writer.encrypt("", owner_password="owner", algorithm="RC4-128")
+    opened = io.BytesIO()
+    writer.write(opened)
+    tree = files(opened.getvalue(), "survey.pdf")
+
+    assert "Counts were taken in June." in tree["content/01-meadow-survey.md"]
+    assert "r3c2\t3\tYarrow\tCount\t17\t" in tree["tables/T01.cells"]
+
+
+def test_a_relative_link_is_made_absolute_against_the_pdfs_url() -> None:
+    sheet = Sheet()
+    run = sheet.line("See the appendix for the counts.", size=10)
+    sheet.link(run, "the appendix", "appendix.html")
+    tree = files(write_pdf([sheet]), "report.pdf")
+
+    assert tree["links.tsv"][1].split("\t")[:3] == [
+        "L0001", "https://e.test/docs/appendix.html", "the appendix",
+    ]

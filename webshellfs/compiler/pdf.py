@@ -132,8 +132,9 @@ def compile_pdf(data: bytes, builder: PageBuilder) -> None:
     # "unreadable", which the page must say rather than fail.
     try:
         reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            reader.decrypt("")
+        if reader.is_encrypted and not reader.decrypt(""):
+            builder.note("the PDF is encrypted with a password: its text cannot be read")
+            return
         pages = list(reader.pages)
         metadata = reader.metadata or {}
     except Exception as error:  # noqa: BLE001 - see above
@@ -223,14 +224,17 @@ def _links(pages: list[Any], builder: PageBuilder) -> dict[int, list[PdfLink]]:
         try:
             annotations = page.get("/Annots")
             annotations = annotations.get_object() if annotations is not None else []
+            annotations = annotations if isinstance(annotations, list) else []
             left, bottom = (float(v) for v in page.mediabox.lower_left)
         except Exception as error:  # noqa: BLE001 - damaged annotations lose their links only
             builder.note(f"page {number}: links could not be read ({type(error).__name__})")
             continue
         for reference in annotations:
             link = _uri_link(reference, left, bottom)
-            if link is None:
+            link_url = builder.resolve_url(link.url) if link else None
+            if link is None or link_url is None:
                 continue
+            link.url = link_url
             if count == MAX_LINKS:
                 builder.note(f"kept the first {MAX_LINKS} links of the PDF")
                 return found
@@ -282,17 +286,22 @@ def _read_pages(
             "the rest is plain text"
         )
     textless: list[int] = []
+    unreadable: dict[str, list[int]] = {}
     for number, page in enumerate(pages, start=1):
         laid = by_page.get(number, [])
         if any(isinstance(item, TableRows) or item.size for item in laid):
             continue
-        plain = _plain_lines(page, number, builder)
-        if plain is not None and not plain:
+        plain = _plain_lines(page, number)
+        if isinstance(plain, str):
+            unreadable.setdefault(plain, []).append(number)
+            plain = []
+        elif not plain:
             textless.append(number)
-        by_page[number] = [*(plain or []), *laid]  # laid: the page's links over no text
+        by_page[number] = [*plain, *laid]  # laid: the page's links over no text
     if textless:
-        shown = ", ".join(map(str, textless[:20])) + (" …" if len(textless) > 20 else "")
-        builder.note(f"no extractable text on page {shown} (scanned images?)")
+        builder.note(_pages_note(textless, "no extractable text") + " (scanned images?)")
+    for error, numbers in unreadable.items():
+        builder.note(_pages_note(numbers, "text could not be read") + f" ({error})")
     return [item for number in sorted(by_page) for item in by_page[number]]
 
 
@@ -469,14 +478,18 @@ def _furniture_key(region: str, line: Line) -> tuple[str, str, float]:
     return region, re.sub(rf"(?<!\d){line.page}(?!\d)", "#", line.text), line.size
 
 
-def _plain_lines(page: Any, number: int, builder: PageBuilder) -> list[Line] | None:
-    """A page's text without layout (pypdf), or None when even that fails."""
+def _plain_lines(page: Any, number: int) -> list[Line] | str:
+    """A page's text without layout (pypdf), or the name of the error when even that fails."""
     try:
         text = page.extract_text() or ""
     except Exception as error:  # noqa: BLE001 - damaged page content
-        builder.note(f"page {number}: text could not be read ({type(error).__name__})")
-        return None
+        return type(error).__name__
     return [Line(number, " ".join(t.split())) for t in text.splitlines() if t.strip()]
+
+
+def _pages_note(numbers: list[int], what: str) -> str:
+    shown = ", ".join(map(str, numbers[:20])) + (" …" if len(numbers) > 20 else "")
+    return f"{what} on page {shown}"
 
 
 # --- sections ----------------------------------------------------------------------------------
