@@ -40,6 +40,8 @@ OPERABLE_ATTRIBUTE = "data-wsfs-op"
 FOCUS_ATTRIBUTE = "data-wsfs-focus"
 
 _R = TypeVar("_R", Image, Action, Table)
+# How many left-out frames _map.md's note names by their link ids.
+MAX_FRAMES_NAMED = 5
 # Around the number of a control that reveals hidden text, until build() names it.
 REVEAL_MARK = "\u2063"
 _REVEAL_TOKEN = re.compile(REVEAL_MARK + r"(\d+)" + REVEAL_MARK)
@@ -114,6 +116,7 @@ class PageBuilder:
         self.facts: list[Fact] = []
         self.resources: list[Resource] = []
         self.notes: list[str] = []
+        self.frames_left_out: list[str] = []  # link ids of frames whose documents are not here
         self.anchors: dict[str, int] = {}
         self._link_fragments: dict[str, str] = {}
         self.text_of: Callable[[HtmlElement], str] = lambda el: ""
@@ -256,6 +259,21 @@ class PageBuilder:
             for line in lines
         )
 
+    def add_frame(self, url: str, title: str) -> None:
+        """A frame whose document is not in the capture (another origin's, or any frame of a
+        page compiled without a browser): a link to it, and a note in _map.md at build."""
+        self.frames_left_out.append(self.add_link(url, f"frame: {title}" if title else "frame"))
+
+    def _frames_note(self) -> tuple[str, ...]:
+        if not self.frames_left_out:
+            return ()
+        shown = ", ".join(self.frames_left_out[:MAX_FRAMES_NAMED])
+        more = len(self.frames_left_out) - MAX_FRAMES_NAMED
+        return (f"not included: {len(self.frames_left_out)} frame(s) whose pages are not in "
+                "this capture (another site's, or compiled without a browser): "
+                f"{shown}{f' … {more} more' if more > 0 else ''} in links.tsv; open a frame's "
+                "URL to read it",)
+
     def note(self, text: str) -> None:
         """Record something cut or guessed; it is printed in `_map.md`."""
         if text not in self.notes:
@@ -297,7 +315,7 @@ class PageBuilder:
             facts=tuple(self.facts),
             resources=tuple(self.resources),
             anchors=tuple((name, index - offset) for name, index in self.anchors.items()),
-            notes=tuple(self.notes),
+            notes=tuple(self.notes) + self._frames_note(),
         )
 
     def _fragment_target(self, link_id: str, offset: int) -> int:

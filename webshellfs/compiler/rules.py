@@ -12,6 +12,10 @@ SKIP_TAGS = frozenset({
     "audio", "source", "track", "map", "area", "param", "datalist", "rp", "slot",
 })
 
+# Embedded documents a live capture inlines when they are same-origin; any left are named
+# as links (their own pages).
+FRAME_TAGS = frozenset({"iframe", "frame"})
+
 # Elements that end the running line before and after them (everything else is inline).
 BLOCK_TAGS = frozenset({
     "html", "body", "address", "article", "aside", "blockquote", "center", "details", "dialog",

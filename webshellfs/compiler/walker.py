@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import lxml.etree
 from lxml.html import HtmlElement
@@ -43,6 +43,7 @@ from webshellfs.compiler.rules import (
     BLOCK_TAGS,
     CONTROL_TAGS,
     DEFAULT_ARIA_HEADING_LEVEL,
+    FRAME_TAGS,
     HEADING_GROUP_TAGS,
     HEADING_LEVELS,
     HIDDEN_REGION,
@@ -264,6 +265,8 @@ class Walker:
         if element.tail:
             stack.append(element.tail)
         tag = element.tag
+        if tag in FRAME_TAGS and not is_hidden(element):
+            self._frame(element)
         if not isinstance(tag, str) or tag in SKIP_TAGS:
             return
         if is_hidden(element) and not self._reveal(element, stack):
@@ -293,6 +296,13 @@ class Walker:
         stack.extend(reversed(element))
         if element.text:
             self._add_text(element.text)
+
+    def _frame(self, element: HtmlElement) -> None:
+        """A frame left in the capture as <iframe src> (another origin's: a live capture
+        inlines same-origin frames) is named in links.tsv and _map.md, never dropped unsaid."""
+        url = self.builder.resolve_url(element.get("src"))
+        if url and urlsplit(url).scheme in ("http", "https"):
+            self.builder.add_frame(url, squash(element.get("title") or element.get("name") or ""))
 
     def _reveal(self, element: HtmlElement, stack: list) -> bool:
         """Whether to walk a hidden element after all: when a control shows it (reveal.py),
