@@ -329,8 +329,7 @@ class _Names:
 
     def may_be_styled(self, text: str) -> bool:
         for part in _NESTED.sub("", text).split(","):
-            last = _LAST_COMPOUND.search(part)
-            compound = last.group() if last else ""
+            compound = _COMBINATORS.split(part.strip())[-1]
             tag = _TAG.match(compound)
             if tag is not None and tag.group().lower() not in self.tags:
                 continue
@@ -392,7 +391,7 @@ _NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-with
 # its last compound and that compound's tag.
 _NAMES = re.compile(r"([.#])((?:[\w-]|\\[^0-9a-fA-F\s])+)")
 _ESCAPE = re.compile(r"\\(.)")
-_LAST_COMPOUND = re.compile(r"[^\s>+~]+\s*$")
+_COMBINATORS = re.compile(r"[\s>+~]+")
 _TAG = re.compile(r"[a-zA-Z][\w-]*")
 
 
