@@ -399,3 +399,19 @@ def test_a_relative_link_is_made_absolute_against_the_pdfs_url() -> None:
     assert tree["links.tsv"][1].split("\t")[:3] == [
         "L0001", "https://e.test/docs/appendix.html", "the appendix",
     ]
+
+
+def test_a_table_of_contents_in_heading_type_starts_no_sections() -> None:
+    sheet = Sheet()
+    sheet.line("Contents", size=14, bold=True)
+    sheet.line("Ponds . . . . . . . . . . 2", size=11, bold=True)
+    sheet.line("Streams . . . . . . . . . 3", size=11, bold=True)
+    sheet.line("Ponds", size=11, bold=True)
+    sheet.line("Ponds hold still water, and this line is body text.", size=10)
+    sheet.line("So is this one, a little longer than the headings are.", size=10)
+    tree = files(write_pdf([sheet]))
+
+    assert list(contents(tree)) == ["content/01-contents.md", "content/02-ponds.md"]
+    assert tree["content/01-contents.md"][2:] == [
+        "Ponds . . . . . . . . . . 2", "Streams . . . . . . . . . 3",
+    ]

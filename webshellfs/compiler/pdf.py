@@ -11,8 +11,9 @@ their positions, fonts and sizes (docs/dependencies.md says why these two).
               one level per size, biggest first. A section's first line says where it is:
               `pages 4–6` (or `page 4`); `[page 5]` marks where a new page begins inside it.
     links     URI annotations, in links.tsv with the text under them; `text [L0001]` in the line
-    tables    runs of two or more rows whose short cells start at the same columns: the first
-              row labels the columns, the first column the rows (compiler/plaintables.py)
+    tables    runs of two or more rows whose short cells start at the same columns
+              (compiler/pdftables.py), labelled as plain rows are (compiler/plaintables.py)
+    furniture page numbers and running headers/footers at a page's edge, out of the text
     facts     the document information dictionary as `pdf:title`, `pdf:author` …
 
 Bounded: at most MAX_PDF_PAGES pages; pages are laid out until LAYOUT_SECONDS have gone by and
@@ -85,6 +86,8 @@ FLOW = LAParams(all_texts=True)
 UNORDERED = LAParams(boxes_flow=None, all_texts=True)
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 HAS_LETTER = re.compile(r"[^\W\d_]")
+# A table of contents' line (`Introduction . . . . 1`), set like the heading it names.
+CONTENTS_ENTRY = re.compile(r"(?:\.\s?){4,}\s*[\dixvlc]{1,6}$", re.IGNORECASE)
 # Where a link's reference goes in a line, until the link is registered in its section.
 LINK_MARK = "\u2064"
 _LINK_TOKEN = re.compile(LINK_MARK + r"(\d+)" + LINK_MARK)
@@ -549,7 +552,7 @@ def _by_headings(items: list[Item]) -> list[Section]:
     while index < len(items):
         item = items[index]
         index += 1
-        level = levels.get(_style(item)) if isinstance(item, Line) else None
+        level = levels.get(_style(item)) if _headline(item) else None
         if level is None or not isinstance(item, Line):
             sections[-1].items.append(item)
             continue
@@ -569,9 +572,21 @@ def _style(line: Line) -> tuple[float, bool] | None:
     return (line.size, line.bold) if line.size else None
 
 
-def _continues(item: Item, heading: Line) -> bool:
+def _headline(item: Item) -> bool:
+    """Whether a line may be a heading whatever its style: short, with words, not an entry of a
+    table of contents (set like the heading it names)."""
     return (
         isinstance(item, Line)
+        and len(item.text) <= MAX_HEADING_CHARS
+        and bool(HAS_LETTER.search(item.text))
+        and not CONTENTS_ENTRY.search(item.text)
+    )
+
+
+def _continues(item: Item, heading: Line) -> bool:
+    return (
+        _headline(item)
+        and isinstance(item, Line)
         and _style(item) == _style(heading)
         and item.page == heading.page
         and item.box == heading.box
@@ -595,8 +610,7 @@ def _heading_levels(items: list[Item]) -> dict[tuple[float, bool], int]:
         _style(line)
         for line in lines
         if _style(line)
-        and len(line.text) <= MAX_HEADING_CHARS
-        and HAS_LETTER.search(line.text)
+        and _headline(line)
         and (line.size >= body_size * HEADING_SCALE
              or (line.bold and not body_bold and line.size >= body_size))
     }
