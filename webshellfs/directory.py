@@ -13,6 +13,7 @@ the store's page list changes while one runs, it adds what is new and rewrites `
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import logging
@@ -39,6 +40,8 @@ from webshellfs.sockets import (
     RUN,
     SOCKET_NAME,
     STOP,
+    WATCH,
+    encode_progress,
     encode_reply,
     parse_request,
     peer_of,
@@ -65,6 +68,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: the ter
 # A request is a command line with its verb; more than this is refused by the engine anyway.
 REQUEST_LIMIT = MAX_COMMAND_BYTES + len(RUN) + 2
 REQUEST_SECONDS = 30.0  # to send a request: a caller that never finishes one is dropped
+# Lines of progress waiting to be sent to a `watch` caller; past this (a caller that does not
+# read) the rest are left out, never the command held up.
+PROGRESS_BACKLOG = 256
 
 
 def prepare(root: Path) -> None:
@@ -332,6 +338,8 @@ class CommandServer:
                 kind, line = parse_request(await _receive(stream))
                 if kind == RUN:
                     reply = await self._run(line, session_of(peer.pid))
+                elif kind == WATCH:
+                    reply = await self._watched(line, session_of(peer.pid), stream)
                 elif kind == STOP:
                     reply, stopping = encode_reply(0, b"stopped\n"), True
                 else:
@@ -351,10 +359,35 @@ class CommandServer:
             else:
                 await stream.aclose()
 
-    async def _run(self, line: bytes, session: str) -> bytes:
-        response = await self.engine.command(line, session)
+    async def _run(
+        self, line: bytes, session: str, on_progress: Callable[[str], None] | None = None
+    ) -> bytes:
+        response = await self.engine.command(line, session, on_progress)
         await self.sync()  # the pages and records it named are in DIR before it answers
         return encode_reply(ERRNO_FOR_OUTCOME.get(response.outcome, 0), response.data)
+
+    async def _watched(self, line: bytes, session: str, stream: trio.SocketStream) -> bytes:
+        """`_run`, sending the command's progress to the caller while it runs. A caller that
+        has gone stops only the sending: the command runs on and is kept in _log/."""
+        send, receive = trio.open_memory_channel[str](PROGRESS_BACKLOG)
+
+        def on_progress(text: str) -> None:
+            with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError):
+                send.send_nowait(text)
+
+        async def forward() -> None:
+            async with receive:
+                async for text in receive:
+                    try:
+                        await stream.send_all(encode_progress(text))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(forward)
+            async with send:
+                reply = await self._run(line, session, on_progress)
+        return reply
 
 
 async def _receive(stream: trio.SocketStream) -> bytes:

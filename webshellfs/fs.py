@@ -12,7 +12,10 @@ through the one table `ERRNO_FOR` and turns anything unexpected into a logged EI
 `.ctl` has one inode per session. The kernel serialises writes (and truncating opens) on an
 inode, so with one shared inode a session's slow `open` would hold up every other session's
 commands; with its own inode each session waits only for itself. Its entry is never cached, so
-every path walk asks again and each caller lands on its own session's inode.
+every path walk asks again and each caller lands on its own session's inode. `.progress` is the
+same per session and holds what the session's running (else last) command has reported so far:
+`webshell` reads it while its write to `.ctl` waits. It is answered, not listed, so
+the root holds what the contract lists.
 
 Caching: nothing here is ever opened. `open` and `opendir` answer ENOSYS, which tells the
 kernel to stop sending OPEN, OPENDIR and their RELEASEs and to keep every file's pages and every
@@ -55,7 +58,14 @@ from webshellfs.errors import (
     UsageError,
     WebshellError,
 )
-from webshellfs.inodes import CTL_PATH, ROOT_PATH, InodeTable, child_path, parent_path
+from webshellfs.inodes import (
+    CTL_PATH,
+    PROGRESS_PATH,
+    ROOT_PATH,
+    InodeTable,
+    child_path,
+    parent_path,
+)
 
 __all__ = [
     "ERRNO_FOR",
@@ -229,6 +239,24 @@ class Operations(pyfuse3.Operations):
         assert session is not None, "every .ctl inode belongs to a session"
         return self._attributes(self._entry(CTL_PATH), inode, len(self.engine.response(session)))
 
+    def _progress_entry(self, inode: int) -> tuple[Entry, bytes]:
+        """`.progress` as one session sees it, and its bytes: dated by the last report, so a
+        read after a new one finds the size and time moved and the kernel reads it again."""
+        session = self.inodes.session(inode)
+        assert session is not None, "every .progress inode belongs to a session"
+        progress = self.engine.progress(session)
+        data = b"" if progress is None else progress.data
+        mtime = self.engine.tree.started_ns if progress is None else progress.changed_ns
+        return Entry(PROGRESS_PATH, PROGRESS_PATH, False, len(data), mtime, False), data
+
+    def _session_attributes(self, inode: int) -> pyfuse3.EntryAttributes:
+        """A per-session file's attributes (`.ctl` or `.progress`), never cached."""
+        if self.inodes.ctl_session(inode) is not None:
+            return self._ctl_attributes(inode)
+        attrs = self._attributes(self._progress_entry(inode)[0], inode)
+        attrs.entry_timeout = 0
+        return attrs
+
     def _attributes(
         self, entry: Entry, inode: int | None = None, size: int | None = None
     ) -> pyfuse3.EntryAttributes:
@@ -274,8 +302,9 @@ class Operations(pyfuse3.Operations):
                 path = child_path(parent, name.decode("ascii"))
             except UnicodeDecodeError:
                 raise pyfuse3.FUSEError(errno.ENOENT) from None  # every name we show is ASCII
-        if path == CTL_PATH:
-            attrs = self._ctl_attributes(self.inodes.ctl_inode(session_of(ctx.pid)))
+        if path in (CTL_PATH, PROGRESS_PATH):
+            attrs = self._session_attributes(
+                self.inodes.session_inode(path, session_of(ctx.pid)))
         else:
             attrs = self._known_entry(path).attrs
         self.inodes.remember(attrs.st_ino)
@@ -290,10 +319,9 @@ class Operations(pyfuse3.Operations):
 
     @guarded
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
-        known = self._known_entry(self._path(inode))
-        if known.entry.writable:
-            return self._ctl_attributes(inode)
-        return known.attrs
+        if self.inodes.session(inode) is not None:
+            return self._session_attributes(inode)
+        return self._known_entry(self._path(inode)).attrs
 
     @guarded
     async def setattr(
@@ -306,6 +334,8 @@ class Operations(pyfuse3.Operations):
     ) -> pyfuse3.EntryAttributes:
         # `echo … > .ctl` opens with O_TRUNC, which may arrive as a truncation to zero (and a
         # time update): accept that on .ctl as a no-op; every other change is refused.
+        if self.inodes.ctl_session(inode) is None and self.inodes.session(inode) is not None:
+            raise pyfuse3.FUSEError(errno.EROFS)  # .progress
         entry = self._entry(self._path(inode))
         changes_owner_or_mode = fields.update_mode or fields.update_uid or fields.update_gid
         truncates_to_zero = not fields.update_size or attr.st_size == 0
@@ -362,9 +392,11 @@ class Operations(pyfuse3.Operations):
     @guarded
     async def read(self, inode: int, off: int, size: int) -> bytes:
         session = self.inodes.ctl_session(inode)
-        if session is None:
-            return self.engine.read(self._path(inode), off, size)
-        return self.engine.response(session)[off : off + size]
+        if session is not None:
+            return self.engine.response(session)[off : off + size]
+        if self.inodes.session(inode) is not None:
+            return self._progress_entry(inode)[1][off : off + size]
+        return self.engine.read(self._path(inode), off, size)
 
     @guarded
     async def write(self, inode: int, off: int, buf: bytes) -> int:

@@ -8,7 +8,8 @@ deleted, so the map only grows, by one short string per path the kernel has seen
 
 `.ctl` is the exception: each session sees its own `.ctl` inode (see `ctl_inode`), because the
 kernel serialises writes and truncating opens on one inode, and one session's long command must
-not hold up another's.
+not hold up another's. `.progress` (what the session's running command has reported so far) is
+per session the same way.
 
 The kernel's lookup counts (raised by lookup and readdirplus, lowered by forget) are tracked as
 pyfuse3 asks; `held()` reports how many inodes the kernel still references, which the mount
@@ -23,9 +24,18 @@ import pyfuse3
 
 ROOT_PATH = ""
 CTL_PATH = ".ctl"
+PROGRESS_PATH = ".progress"
 ROOT_INODE = pyfuse3.ROOT_INODE
 
-__all__ = ["CTL_PATH", "ROOT_INODE", "ROOT_PATH", "InodeTable", "child_path", "parent_path"]
+__all__ = [
+    "CTL_PATH",
+    "PROGRESS_PATH",
+    "ROOT_INODE",
+    "ROOT_PATH",
+    "InodeTable",
+    "child_path",
+    "parent_path",
+]
 
 
 def child_path(parent: str, name: str) -> str:
@@ -40,15 +50,16 @@ class InodeTable:
     """Attributes:
         _inode_of: path → inode.
         _path_of: inode → path (the inverse; both always hold the same pairs).
-        _ctl_of: session → that session's `.ctl` inode; _session_of: the inverse.
+        _ctl_of: (path, session) → that session's `.ctl` or `.progress` inode;
+        _session_of: inode → its session.
         _lookups: inode → how many references the kernel holds; absent means zero.
-    Invariant: ROOT_INODE ↔ "" from the start; every `.ctl` inode maps back to CTL_PATH.
+    Invariant: ROOT_INODE ↔ "" from the start; every per-session inode maps back to its path.
     """
 
     def __init__(self) -> None:
         self._inode_of: dict[str, int] = {ROOT_PATH: ROOT_INODE}
         self._path_of: dict[int, str] = {ROOT_INODE: ROOT_PATH}
-        self._ctl_of: dict[str, int] = {}
+        self._ctl_of: dict[tuple[str, str], int] = {}
         self._session_of: dict[int, str] = {}
         self._next = ROOT_INODE + 1
         self._lookups: dict[int, int] = {}
@@ -66,18 +77,27 @@ class InodeTable:
             self._path_of[number] = path
         return number
 
-    def ctl_inode(self, session: str) -> int:
-        """The number of `.ctl` as seen from session, assigned the first time it asks."""
-        number = self._ctl_of.get(session)
+    def session_inode(self, path: str, session: str) -> int:
+        """The number of a per-session file (`.ctl`, `.progress`) as seen from session,
+        assigned the first time it asks."""
+        number = self._ctl_of.get((path, session))
         if number is None:
-            number = self._ctl_of[session] = self._allocate()
-            self._path_of[number] = CTL_PATH
+            number = self._ctl_of[(path, session)] = self._allocate()
+            self._path_of[number] = path
             self._session_of[number] = session
         return number
 
+    def ctl_inode(self, session: str) -> int:
+        """The number of `.ctl` as seen from session, assigned the first time it asks."""
+        return self.session_inode(CTL_PATH, session)
+
+    def session(self, inode: int) -> str | None:
+        """The session whose `.ctl` or `.progress` this inode is (None for any other inode)."""
+        return self._session_of.get(inode)
+
     def ctl_session(self, inode: int) -> str | None:
         """The session whose `.ctl` this inode is (None for any other inode)."""
-        return self._session_of.get(inode)
+        return self._session_of.get(inode) if self._path_of.get(inode) == CTL_PATH else None
 
     def path(self, inode: int) -> str | None:
         return self._path_of.get(inode)

@@ -11,6 +11,11 @@ sockets.py). Either way the response and the exit status are the same. The place
 else $WEBSHELL_DIR (or $WEBSHELL_MOUNT), else the nearest of the current directory and its
 parents that has a `.ctl`, else /mnt/web.
 
+While a command runs, `webshell` shows its progress on stderr (a retrieve's results as they
+arrive) when stderr is a terminal; the response on stdout and the exit status are the same
+either way. On a mount it reads the session's `.progress` while its write to `.ctl` waits; over
+a socket it asks with `watch` instead of `run`, and the daemon sends each line as it comes.
+
 The words after the options are joined back into one command line, each quoted only where the
 command's shell-like splitting needs it (spaces, quotes, backslashes), so a value with spaces
 reaches the command as one word and a URL reads as typed. The exit status is 0 when the command
@@ -28,16 +33,19 @@ import re
 import shlex
 import stat
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from webshellfs.sockets import SOCKET_NAME, STOP, SocketGone, request_over
+from webshellfs.sockets import RUN, SOCKET_NAME, STOP, WATCH, SocketGone, request_over
 
 __all__ = ["DEFAULT_MOUNT", "find_place", "join_words", "main", "run_command"]
 
 DEFAULT_MOUNT = "/mnt/web"
 NO_MOUNT_STATUS = 2
 CTL = ".ctl"
+PROGRESS = ".progress"  # a mount's: what this session's running command reported so far
+PROGRESS_POLL_SECONDS = 0.25
 PLACE_VARIABLES = ("WEBSHELL_DIR", "WEBSHELL_MOUNT")  # the second: its name before --no-fuse
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\]")  # what shlex.split treats specially
 # What to do when the place cannot be used, by the errno that said so.
@@ -94,32 +102,98 @@ def find_place(given: Path | None) -> Path:
     return Path(DEFAULT_MOUNT)
 
 
-def run_command(mount: Path, line: str) -> tuple[int, str]:
-    """Write line to mount/.ctl and read the response back. Returns (errno or 0, response)."""
+def run_command(
+    mount: Path, line: str, on_progress: Callable[[str], None] | None = None
+) -> tuple[int, str]:
+    """Write line to mount/.ctl and read the response back. Returns (errno or 0, response).
+    With on_progress, the lines of `.progress` go to it as they come while the write waits."""
     ctl = mount / CTL
     failure = 0
     fd = os.open(ctl, os.O_WRONLY | os.O_TRUNC)
+    watcher = None if on_progress is None else _ProgressWatcher(mount / PROGRESS, on_progress)
     try:
+        if watcher is not None:
+            watcher.start()
         os.write(fd, (line + "\n").encode("utf-8"))
     except OSError as exc:
         failure = exc.errno or errno.EIO
     finally:
         os.close(fd)
+        if watcher is not None:
+            watcher.stop()
     return failure, ctl.read_text(encoding="utf-8", errors="replace")
+
+
+class _ProgressWatcher(threading.Thread):
+    """Reads a mount's `.progress` every PROGRESS_POLL_SECONDS while a command runs, and once
+    more after it, handing on each line not seen yet. Its first line names the command: the
+    lines of the one this session ran before are never handed on as this one's."""
+
+    def __init__(self, path: Path, on_progress: Callable[[str], None]) -> None:
+        super().__init__(name="webshell-progress", daemon=True)
+        self.path = path
+        self.on_progress = on_progress
+        self.done = threading.Event()
+        self.head = ""
+        self.shown = 0
+        before = self._lines()  # a command already running in this session: not ours
+        self.stale_head = before[0] if before else ""
+
+    def _lines(self) -> list[str]:
+        try:
+            return self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:  # a mount without .progress, or one going away: nothing to show
+            return []
+
+    def run(self) -> None:
+        while not self.done.wait(PROGRESS_POLL_SECONDS):
+            self.show(self._lines())
+
+    def show(self, lines: list[str]) -> None:
+        if not lines or lines[0] == self.stale_head:
+            return
+        head, reports = lines[0], lines[1:]
+        if head != self.head:
+            self.head, self.shown = head, 0
+        for report in reports[self.shown:]:
+            self.on_progress(report)
+        self.shown = max(self.shown, len(reports))
+
+    def stop(self) -> None:
+        """After the command: the lines it reported since the last look (it keeps them)."""
+        self.done.set()
+        self.join(timeout=1.0)
+        self.show(self._lines())
 
 
 def _is_socket(place: Path) -> bool:
     return stat.S_ISSOCK(os.stat(place / SOCKET_NAME).st_mode)
 
 
-def _request(place: Path, words: list[str], stop: bool) -> tuple[int, str]:
+def _request(
+    place: Path, words: list[str], stop: bool, on_progress: Callable[[str], None] | None
+) -> tuple[int, str]:
     if not _is_socket(place):
         if stop:
             raise SocketGone(errno.ENOTSOCK, f"a mount: unmount it with fusermount3 -u {place}")
-        return run_command(place, join_words(words))
-    request = STOP if stop else b"run " + join_words(words).encode("utf-8", "surrogateescape")
-    failure, response = request_over(place / SOCKET_NAME, request)
+        return run_command(place, join_words(words), on_progress)
+    line = join_words(words).encode("utf-8", "surrogateescape")
+    verb = RUN if on_progress is None else WATCH
+    request = STOP if stop else verb + line
+    failure, response = request_over(place / SOCKET_NAME, request, on_progress)
     return failure, response.decode("utf-8", errors="replace")
+
+
+def _progress_printer() -> Callable[[str], None] | None:
+    """Where progress goes: stderr when it is a terminal (a person watching); else nowhere,
+    so scripts and agents reading stderr see what they saw before."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(line: str) -> None:
+        print(f"webshell: … {line}", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _explain(place: Path, exc: OSError) -> None:
@@ -136,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.words = ["help"]
     place = find_place(args.place)
     try:
-        failure, response = _request(place, args.words, args.stop)
+        failure, response = _request(place, args.words, args.stop, _progress_printer())
     except OSError as exc:
         _explain(place, exc)
         return NO_MOUNT_STATUS

@@ -20,6 +20,8 @@ the first retrieve, so a misconfigured one fails retrieve and never `open`.
       live.py      tabs ↔ pages, execute / focus / close, page states
       inputs.py    execute's inputs checked against the stored action
       resources.py responses and downloads a live page received → resources and their tables
+      progress.py  what a running command reports (`report`), shown as `.progress` and over
+                   the socket to a `webshell` in a terminal
 
 Given a `BrowserFetcher`, pages open in Chromium as live tabs (`_pages.tsv` status active/live)
 and execute/focus/close work; a page the browser fails to load is fetched over `plain_fetcher`
@@ -51,6 +53,7 @@ from webshellfs.contract.layout import (
 )
 from webshellfs.contract.records import CompiledPage
 from webshellfs.engine.live import Compiled, LiveTabs, StateNote, StoredFetcher
+from webshellfs.engine.progress import Progress, report, reporting
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.records import Answer, Entry, Outcome, Response
 from webshellfs.engine.resources import with_responses
@@ -71,7 +74,7 @@ from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
 from webshellfs.workers import compile_in_worker
 
-__all__ = ["Engine", "Entry", "Outcome", "Response", "page_meta"]
+__all__ = ["Engine", "Entry", "Outcome", "Progress", "Response", "page_meta"]
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +179,7 @@ class Engine:
             self._retrieve_fetcher = StoredFetcher(fetcher, plain_fetcher)
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}
+        self._progress: dict[str, Progress] = {}  # session → its running or last command's
         self._compile_slots = trio.CapacityLimiter(PARALLEL_COMPILES)
         self._backend: search.SearchBackend | None = None
         # robots.txt answers are kept for the life of the mount, one fetch per site.
@@ -211,19 +215,30 @@ class Engine:
         found = self._responses.get(session)
         return no_response_yet(session) if found is None else found.data
 
+    def progress(self, session: str) -> Progress | None:
+        """What the session's running command has reported so far, or its last command once
+        it has ended (None before its first)."""
+        return self._progress.get(session)
+
     # --- command side ---------------------------------------------------------------------------
 
-    async def command(self, line: str | bytes, session: str) -> Response:
+    async def command(
+        self, line: str | bytes, session: str, on_progress: Callable[[str], None] | None = None
+    ) -> Response:
         """Run one `.ctl` line within the command deadline. Never raises for bad input or failed
-        web work: the outcome says. The response is kept for the session and in `_log/`."""
+        web work: the outcome says. The response is kept for the session and in `_log/`.
+        From its start `progress(session)` holds what it reported so far, and on_progress is
+        told of each line as it comes."""
         request_id = self.store.reserve_request_id()
         shown = _request_line(line)
         # Noted as running, so a daemon killed before it answers still says so in _log/ later.
         await self._log_write(self.store.begin_command, request_id, session, shown)
         deadline = self.settings.command_deadline
         outcome, body = Outcome.OK, ""
+        progress = self._progress[session] = Progress(f"{request_id} progress: {shown}",
+                                                      listener=on_progress)
         try:
-            with trio.fail_after(deadline):
+            with reporting(progress), trio.fail_after(deadline):
                 body = await self._run(line)
         except _Answer as answer:
             outcome, body = answer.outcome, answer.text
@@ -435,6 +450,7 @@ class Engine:
                 keep=self._keep_result,
                 # Stop fetching in time to report: the pages stored so far are named, not lost.
                 deadline=trio.current_effective_deadline() - REPORT_MARGIN,
+                progress=report,
             )
         except SearchError as error:
             # The search itself failed: its report says why, like every retrieve's.

@@ -72,11 +72,12 @@ async def prefetch(
     robots: RobotsRules | None = None,
     on_fetched: Callable[[FetchOutcome], Awaitable[None]] | None = None,
     deadline: float = math.inf,
+    on_failed: Callable[[FetchOutcome], None] | None = None,
 ) -> list[FetchOutcome]:
     """One outcome per URL, in the given order; a URL given twice is fetched once.
     `robots=None` switches robots.txt off. `on_fetched` is awaited for each fetched page as
     soon as it is in (to compile and store it while the slower fetches go on); it holds no
-    fetch slot. At `deadline` (trio time) whatever is still running stops, and a URL not yet
+    fetch slot. `on_failed` is told of each failure as it happens (progress). At `deadline` (trio time) whatever is still running stops, and a URL not yet
     answered is a timeout, so the caller can still report what it has."""
     unique = list(dict.fromkeys(urls))
     outcomes: dict[str, FetchOutcome] = {}
@@ -90,6 +91,8 @@ async def prefetch(
             outcome = outcomes[url] = await _outcome(url, fetcher, policy, robots)
         if on_fetched is not None and outcome.ok:
             await on_fetched(outcome)
+        elif on_failed is not None and not outcome.ok:
+            on_failed(outcome)
 
     with trio.move_on_at(deadline):
         async with trio.open_nursery() as nursery:

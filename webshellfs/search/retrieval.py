@@ -4,7 +4,8 @@ the moment it arrives), and hold what the report and the response are made from.
 
 The engine supplies the two things only it can do, as callables: `stored(url)` (the address of
 a page already stored for that URL, or None) and `keep(capture)` (compile and store a fetched
-capture, return its new address).
+capture, return its new address). `progress(line)` is told how far it got, one line per step
+(the results found, then each result as it is stored or fails), for a caller watching.
 """
 
 from __future__ import annotations
@@ -61,19 +62,35 @@ async def retrieve(
     stored: Callable[[str], str | None],
     keep: Callable[[Capture], Awaitable[str]],
     deadline: float = math.inf,
+    progress: Callable[[str], None] = lambda _line: None,
 ) -> Retrieval:
     """Raises CommandSyntaxError for a bad query and SearchError when the backend fails;
     failed fetches are outcomes, not errors. Fetching and keeping stop at `deadline` (trio
     time); what did not finish is reported as such."""
     query = validate_query(query)
+    progress(f"searching {backend.name} for {query!r}")
     results = await backend.search(query, k)
     addresses = {r.url: address for r in results if (address := stored(r.url)) is not None}
     todo = [r.url for r in results if r.url not in addresses]
+    to_fetch = len(dict.fromkeys(todo))
+    progress(f"{len(results)} results: {len(results) - len(todo)} stored already, "
+             f"fetching {to_fetch}")
+    done = 0
+
+    def step() -> str:
+        nonlocal done
+        done += 1
+        return f"{done}/{to_fetch}"
 
     async def keep_page(outcome: FetchOutcome) -> None:
         assert outcome.capture is not None  # prefetch hands over fetched outcomes only
         addresses[outcome.url] = await keep(outcome.capture)
+        progress(f"{step()} {addresses[outcome.url]} {outcome.url}")
 
-    outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page, deadline=deadline)
+    def failed(outcome: FetchOutcome) -> None:
+        progress(f"{step()} failed {outcome.url}: {outcome.reason}")
+
+    outcomes = await prefetch(todo, fetcher, policy, robots, on_fetched=keep_page,
+                              deadline=deadline, on_failed=failed)
     by_url = dict(zip(todo, outcomes, strict=True))
     return Retrieval(query, backend.name, results, by_url, addresses)
