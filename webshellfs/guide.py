@@ -50,7 +50,9 @@ robots.txt disallow, too large, unsupported type.
 
 Writing a command blocks until it is done. The write fails (non-zero exit status) when the
 command is malformed, fails or times out; the reason is in `cat .ctl` all the same.
-`webshell open URL` (any command) writes it and prints the response, with that exit status.
+`webshell open URL` (any command) writes it and prints the response, with that exit status;
+from a terminal it also shows a retrieve's progress on stderr as results arrive (the
+lines `cat .progress` shows your session).
 
 ## Live pages
 
@@ -125,11 +127,14 @@ _DIRECTORY_PASSAGES = (
      "    .ctl          the command socket that `webshell` talks to (see Commands)\n"),
     ("""Writing a command blocks until it is done. The write fails (non-zero exit status) when the
 command is malformed, fails or times out; the reason is in `cat .ctl` all the same.
-`webshell open URL` (any command) writes it and prints the response, with that exit status.
+`webshell open URL` (any command) writes it and prints the response, with that exit status;
+from a terminal it also shows a retrieve's progress on stderr as results arrive (the
+lines `cat .progress` shows your session).
 """, """This directory is kept as plain read-only files (webshellfs --no-fuse): there is no `.ctl`
 file to write. Run a command with `webshell COMMAND …` here or in any directory below (from
 elsewhere: `webshell --at DIR …`, or set WEBSHELL_DIR). It blocks until the command is done and
-prints the response; the exit status is 0, or 22 (malformed), 5 (failed), 110 (timed out), with
+prints the response (from a terminal, a retrieve's progress on stderr first, as results
+arrive); the exit status is 0, or 22 (malformed), 5 (failed), 110 (timed out), with
 the reason in the response all the same. `webshell --at DIR --stop` stops the daemon.
 """),
     ("""`cat .ctl` answers the caller's own session, so two agents on one mount do not see each
