@@ -14,7 +14,7 @@ import contextlib
 import functools
 import re
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -343,24 +343,17 @@ class LiveTabs:
             action = {**action, "locator": live[object_id]}
         gesture = _gesture(command, base_meta, files, live)
         if object_id.startswith("L"):
-            try:
+            with _did_not_act(base.page_id):
                 return tab, base, base_meta, await self._follow(tab, action, gesture)
-            except TabGone:
-                raise
-            except NotFoundError as error:
-                raise Answer(
-                    Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
-                ) from None
         run = functools.partial(self._run_action, tab, command, values, gesture)
+        if reopened or not object_id:  # just confirmed, or the page itself
+            with _did_not_act(base.page_id):
+                return tab, base, base_meta, await run(action)
         try:
             return tab, base, base_meta, await run(action)
         except TabGone:
             raise
         except NotFoundError as error:
-            if reopened or not object_id:
-                raise Answer(
-                    Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
-                ) from None
             gone = error
         # Drawn anew since the capture (a timer, a framework's re-render): the same kind of
         # control with the same label, found on the tab as it is now, is the one meant.
@@ -374,14 +367,8 @@ class LiveTabs:
             )
         lines.append(f"note: {object_id} was drawn anew since {base.page_id} was captured; "
                      "acted on the same control where it is now")
-        try:
+        with _did_not_act(base.page_id):
             return tab, base, base_meta, await run({**action, "locator": locator})
-        except TabGone:
-            raise
-        except NotFoundError as error:
-            raise Answer(
-                Outcome.FAILED, f"did not act: {error}; the page is still {base.page_id}"
-            ) from None
 
     async def _run_action(
         self, tab: str, command: ctl.Execute, values: dict[str, str], gesture: Gesture,
@@ -576,6 +563,18 @@ class LiveTabs:
             pass  # already gone: the page is stored all the same
         await self.tabs_closed((tab,))
         return f"closed tab {tab}; {page} stays readable, status stored\n"
+
+
+@contextlib.contextmanager
+def _did_not_act(page: str) -> Iterator[None]:
+    """An element that is gone (NotFoundError) as the command's answer, nothing done; a lost
+    tab (TabGone) goes on up, to be reopened."""
+    try:
+        yield
+    except TabGone:
+        raise
+    except NotFoundError as error:
+        raise Answer(Outcome.FAILED, f"did not act: {error}; the page is still {page}") from None
 
 
 def stored_responses(store: Store, page: str) -> tuple[CapturedResponse, ...]:
