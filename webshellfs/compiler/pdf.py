@@ -72,7 +72,8 @@ MAX_HEADING_LEVELS = 6
 
 # A page's first or last line that is only its number: `7`, `- 7 -`, `Page 7 of 20`, `vii`.
 PAGE_NUMBER = re.compile(
-    r"^(?:page\s*)?[-–—(\[]?\s*(?:\d{1,5}|[ivxlc]{1,8})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{1,5})?$",
+    r"^(?:page\s*)?[-–—(\[]?\s*(?:\d{1,5}|[ivxlc]{1,8})\s*[-–—)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,5})?$",
     re.IGNORECASE,
 )
 # What may stand before an outline entry's title in its heading line (spaces squashed out).
