@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from pypdf import PdfWriter
+from pypdf import PdfReader, PdfWriter
 
 from tests.compiler.pdf_documents import (
     Run,
@@ -29,6 +29,11 @@ def files(data: bytes, name: str = "doc.pdf") -> dict[str, list[str]]:
     return {
         path: body.decode("utf-8").splitlines() for path, body in render_page(page, "N0003").items()
     }
+
+
+def pdf_content(data: bytes) -> bytes:
+    """The first page's content stream, decoded."""
+    return PdfReader(io.BytesIO(data)).pages[0].get_contents().get_data()
 
 
 def contents(tree: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -415,3 +420,16 @@ def test_a_table_of_contents_in_heading_type_starts_no_sections() -> None:
     assert tree["content/01-contents.md"][2:] == [
         "Ponds . . . . . . . . . . 2", "Streams . . . . . . . . . 3",
     ]
+
+
+def test_a_page_of_too_much_content_is_read_as_plain_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pdf, "MAX_LAYOUT_BYTES", 100)
+    tree = files(survey())
+
+    assert [n for n in notes(tree) if "content" in n] == [
+        f"- page 1: {len(pdf_content(survey())):,} bytes of content (over 100), read as plain text"
+    ]
+    # Plain text: no sizes, so no headings; the words are all there.
+    assert "Counts were taken in June." in tree["content/00-intro.md"]

@@ -46,6 +46,7 @@ from pdfminer.pdfdocument import PDFDocument
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser
+from pdfminer.pdftypes import PDFStream, resolve1
 from pypdf import PdfReader
 
 from webshellfs.compiler.builder import PageBuilder
@@ -56,6 +57,8 @@ from webshellfs.compiler.plaintables import add_header_table
 logging.getLogger("pdfminer").setLevel(logging.CRITICAL + 1)
 
 MAX_PDF_PAGES = 2000
+# Decoded content streams of one page above this are read as plain text, not laid out.
+MAX_LAYOUT_BYTES = 4_000_000
 LAYOUT_SECONDS = 20.0
 MAX_OUTLINE_ENTRIES = 1000
 MAX_OUTLINE_DEPTH = 6
@@ -277,6 +280,10 @@ def _read_pages(
     deadline = time.monotonic() + LAYOUT_SECONDS
     try:
         for number, layout in enumerate(_layouts(data, len(pages)), start=1):
+            if isinstance(layout, int):
+                builder.note(f"page {number}: {layout:,} bytes of content (over "
+                             f"{MAX_LAYOUT_BYTES:,}), read as plain text")
+                continue
             by_page[number] = _page_items(layout, number, links.get(number, []))
             if time.monotonic() > deadline and number < len(pages):
                 builder.note(
@@ -309,8 +316,10 @@ def _read_pages(
     return [item for number in sorted(by_page) for item in by_page[number]]
 
 
-def _layouts(data: bytes, page_count: int) -> Iterator[LTPage]:
-    """Each page's characters grouped into lines and text boxes, in reading order."""
+def _layouts(data: bytes, page_count: int) -> Iterator[LTPage | int]:
+    """Each page's characters grouped into lines and text boxes, in reading order; for a page
+    whose content streams hold more than MAX_LAYOUT_BYTES, their size instead (one page
+    cannot be stopped halfway, so a huge one is not started)."""
     document = PDFDocument(PDFParser(io.BytesIO(data)), password="")
     resources = PDFResourceManager(caching=True)
     device = PDFPageAggregator(resources, laparams=None)
@@ -318,11 +327,22 @@ def _layouts(data: bytes, page_count: int) -> Iterator[LTPage]:
     for number, page in enumerate(PDFPage.create_pages(document), start=1):
         if number > page_count:
             return
+        size = sum(len(stream.get_data()) for stream in _streams(page.contents))
+        if size > MAX_LAYOUT_BYTES:
+            yield size
+            continue
         interpreter.process_page(page)
         layout = device.get_result()
         layout.analyze(UNORDERED)
         _order_boxes(layout)
         yield layout
+
+
+def _streams(contents: Any) -> Iterator[PDFStream]:
+    for reference in contents if isinstance(contents, list) else [contents]:
+        stream = resolve1(reference)
+        if isinstance(stream, PDFStream):
+            yield stream
 
 
 def _order_boxes(layout: LTPage) -> None:
