@@ -509,13 +509,14 @@ TASKS: dict[str, tuple[str, Callable[[Agent], None]]] = {
 
 
 def first_words(example: str) -> str:
-    """The first words of the example's first paragraph of plain text (its own words, read
-    from the HTML, so no phrase is chosen by hand)."""
+    """The first words of the first paragraph of plain text in the example's main region (its
+    own words, read from the HTML, so no phrase is chosen by hand)."""
     root = lxml.html.parse(str(CORPUS / example_path(example).lstrip("/"))).getroot()
-    for paragraph in root.iter("p", "li", "td"):
-        words = (paragraph.text or "").split()
-        if len(words) >= READ_WORDS and not paragraph.xpath("ancestor::details"):
-            return " ".join(words[:READ_WORDS])
+    for scope in [*root.xpath("//main | //*[@role='main']"), root]:
+        for paragraph in scope.iter("p", "li", "td"):
+            words = (paragraph.text or "").split()
+            if len(words) >= READ_WORDS and not paragraph.xpath("ancestor::details"):
+                return " ".join(words[:READ_WORDS])
     raise TaskFailed(f"{example} has no paragraph of {READ_WORDS} words")
 
 
