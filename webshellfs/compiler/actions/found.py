@@ -19,7 +19,7 @@ from webshellfs.compiler.actions.labels import operable_words
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
 from webshellfs.compiler.actions.widgets import holds_control, register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
-from webshellfs.compiler.dom import plain_text
+from webshellfs.compiler.dom import first_descendant, plain_text
 
 # The first word an element has decides what it is, in this order.
 ROW_RULE = ControlRule("click", "row")
@@ -49,8 +49,7 @@ CLICK_WORDS = frozenset({"click", "pointer", "item"})
 
 
 def _names_a_control(label: HtmlElement) -> bool:
-    return label.get("for") is not None or next(
-        label.iterdescendants(*NATIVE_CONTROLS), None) is not None
+    return label.get("for") is not None or first_descendant(label, NATIVE_CONTROLS) is not None
 
 
 def holds_operable(element: HtmlElement) -> bool:

@@ -21,7 +21,7 @@ from webshellfs.compiler.actions.rules import (
     role_of,
 )
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
-from webshellfs.compiler.dom import is_hidden, plain_text, squash
+from webshellfs.compiler.dom import first_descendant, is_hidden, plain_text, squash
 from webshellfs.contract.layout import quoted
 
 # Gestures of a control worth telling beyond a click (browser/discovery.py's words).
@@ -95,7 +95,7 @@ def _names_nothing(element: HtmlElement) -> bool:
         return False
     if element.tag != "label":
         return True
-    return element.get("for") is None and next(element.iter(*NATIVE_CONTROLS), None) is None
+    return element.get("for") is None and first_descendant(element, NATIVE_CONTROLS) is None
 
 
 def _text_before(control: HtmlElement) -> str:
@@ -166,7 +166,7 @@ def own_text(element: HtmlElement) -> str:
         return ""
     if element.tag in ("select", "textarea"):
         return ""
-    heading = next(element.iterdescendants(*HEADING_TAGS), None)
+    heading = first_descendant(element, HEADING_TAGS)
     if heading is not None:
         text = plain_text(heading)  # a clickable card: its title
     elif role_of(element) in GROUP_OWNERS:

@@ -92,12 +92,12 @@ LINK_RULE = ControlRule("click", "link")
 EDITOR_RULE = ControlRule("edit", "editor")
 DETAILS_RULE = ControlRule("toggle", "details")
 
-NATIVE_CONTROLS = ("input", "select", "textarea", "button")
+NATIVE_CONTROLS = frozenset({"input", "select", "textarea", "button"})
 # Controls that share a name to offer one choice among several.
 GROUPED_CONTROLS = frozenset({"radio", "checkbox"})
-HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Descendants that make a clickable element a container the walker must still walk.
-CONTAINER_CONTENT = (
+CONTAINER_CONTENT = frozenset((
     "a",
     "button",
     "input",
@@ -117,7 +117,7 @@ CONTAINER_CONTENT = (
     "h6",
     "section",
     "article",
-)
+))
 # Never rendered when scripts run (the captured page comes from a browser).
 INERT_TAGS = frozenset({"template", "noscript"})
 LABEL_SKIP = frozenset({"script", "style", "template", "select", "textarea", "option", "datalist"})

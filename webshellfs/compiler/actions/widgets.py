@@ -33,7 +33,7 @@ from webshellfs.compiler.actions.rules import (
     role_of,
 )
 from webshellfs.compiler.builder import Emitted, PageBuilder
-from webshellfs.compiler.dom import plain_text, squash
+from webshellfs.compiler.dom import first_descendant, plain_text, squash
 from webshellfs.contract.records import Choice, Field
 
 # --- links, details, widgets -----------------------------------------------------------------
@@ -87,8 +87,8 @@ def widget_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
 def holds_control(element: HtmlElement) -> bool:
     """Whether a native control or a link is inside: that is the action, not the wrapper."""
     return any(
-        inner.tag != "a" or inner.get("href") is not None
-        for inner in element.iterdescendants("a", *NATIVE_CONTROLS)
+        inner.tag in NATIVE_CONTROLS or (inner.tag == "a" and inner.get("href") is not None)
+        for inner in element.iterdescendants()
     )
 
 
@@ -127,7 +127,7 @@ def register_widget(
         locator=builder.locator(element),
     )
     descend = container or (
-        role != "listbox" and next(element.iterdescendants(*CONTAINER_CONTENT), None) is not None
+        role != "listbox" and first_descendant(element, CONTAINER_CONTENT) is not None
     )
     states = " ".join(declared_states(element))
     inline = f'[{action_id} {rule.control} "{label}"{" " + states if states else ""}]'
