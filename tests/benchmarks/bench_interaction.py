@@ -64,6 +64,8 @@ UPLOAD_TEXT = b"quarterly figures\n"
 MAX_MAP_CHARS = 2048
 # How many times the agent scrolls an infinite list looking for an item before giving up.
 MAX_SCROLLS = 8
+# The draft page draws its toolbar anew this many seconds after loading.
+REDRAWN_AFTER = 3.5
 # Pages whose `open` is timed: the script-driven ones and other live fixtures (menus, a
 # combobox, a dialog, a list loaded by script, a rendered page).
 OPEN_PAGES = ("/scripted/orders.html", "/scripted/todo.html", "/scripted/inbox.html", "/scripted/widgets.html",
@@ -457,6 +459,52 @@ def infinite_scroll(agent: Agent) -> None:
     agent.expect(page, "Item 27")
 
 
+def scroll_past_the_end(agent: Agent) -> None:
+    page = agent.open("/scripted/feed.html")
+    for _ in range(MAX_SCROLLS):
+        if agent.grep(page, "items shown"):
+            break
+        page = agent.act(f"scroll {page} down")
+    agent.expect(page, "items shown")
+    answer = agent.run(f"scroll {page} down")
+    if f"→ unchanged: {page}" not in answer:
+        raise TaskFailed(f"a scroll that loads nothing made a change:\n{answer}")
+
+
+def _profile_form(agent: Agent) -> tuple[str, str, str]:
+    """The settings page, its profile form (the radio "Medium" is one of its choices) and
+    the name actions.tsv gives the field labelled Nickname (the page gave it none)."""
+    page = agent.open("/scripted/settings.html")
+    form = agent.find(page, "Medium")
+    nickname = re.search(r'(\S+)\(text "Nickname"', agent.row(page, form)[4])
+    if nickname is None:
+        raise TaskFailed(f"no Nickname field in {page}/{form}: {agent.row(page, form)}")
+    return page, form, nickname.group(1)
+
+
+def fill_then_save(agent: Agent) -> None:
+    page, form, nickname = _profile_form(agent)
+    filled = agent.act(f"fill {page} {form} size=Large {nickname}=Zed")
+    agent.expect(filled, "Nothing saved yet.")
+    saved = agent.act(f"execute {filled} {form}")
+    agent.expect(saved, "Saved: Large, Zed")
+
+
+def checkbox_alone(agent: Agent) -> None:
+    page = agent.open("/scripted/settings.html")
+    box = agent.find(page, "Dark mode", "submit")
+    themed = agent.act(f"execute {page} {box} {agent.input_name(page, box)}=on")
+    agent.expect(themed, "Theme: dark")
+
+
+def drawn_anew(agent: Agent) -> None:
+    page = agent.open("/scripted/draft.html")
+    save = agent.find(page, "Save draft")
+    time.sleep(REDRAWN_AFTER)
+    saved = agent.act(f"execute {page} {save}")
+    agent.expect(saved, "Saved after sync 1")
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "todo: add two (type + Enter)": todo_add,
     "todo: edit by double-click": todo_edit,
@@ -483,6 +531,10 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "orders: one of 2,000 clickable rows": many_rows,
     "library: frameset": frameset,
     "feed: infinite scroll": infinite_scroll,
+    "feed: a scroll past the end is unchanged": scroll_past_the_end,
+    "settings: fill without saving, then save": fill_then_save,
+    "settings: a checkbox in a form without a button": checkbox_alone,
+    "draft: a toolbar drawn anew by a timer": drawn_anew,
 }
 
 
