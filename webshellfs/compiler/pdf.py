@@ -340,6 +340,7 @@ def _layouts(data: bytes, page_count: int) -> Iterator[LTPage | int]:
 
 
 def _streams(contents: Any) -> Iterator[PDFStream]:
+    """A page's content streams (one, or an array of them)."""
     for reference in contents if isinstance(contents, list) else [contents]:
         stream = resolve1(reference)
         if isinstance(stream, PDFStream):
@@ -357,10 +358,12 @@ def _order_boxes(layout: LTPage) -> None:
         assigner.run(group)
     boxes.sort(key=lambda box: box.index)
     others = [obj for obj in layout if not isinstance(obj, LTTextBox)]
-    layout._objs = [*boxes, *others]
+    layout._objs = [*boxes, *others]  # pdfminer's own analyze() sets the order so; no setter
 
 
 def _page_items(layout: LTPage, number: int, links: list[PdfLink]) -> list[Item]:
+    """A laid-out page's lines in reading order, with its tables found and a mark where each
+    of its links' words end (links over no text: a line of marks at the page's end)."""
     lines: list[Line] = []
     raw: list[str] = []
     # Per link, per line: the span of the line's raw text its characters cover.
