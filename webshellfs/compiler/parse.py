@@ -28,6 +28,16 @@ _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([^\s;\"']+)", re.IGNORECASE)
 _META_CHARSET = re.compile(
     rb"<meta[^>]+charset\s*=\s*[\"']?\s*([a-zA-Z0-9_.:-]+)", re.IGNORECASE
 )
+# Every element is a plain HtmlElement: lxml.html's own lookup picks a class per tag
+# (FormElement, InputElement …) in a Python callback each time an element is first touched,
+# about 3% of a compile, and nothing here uses those classes. Comments, processing
+# instructions and entities keep lxml.html's.
+_ELEMENT_CLASSES = lxml.etree.ElementDefaultClassLookup(
+    element=lxml.html.HtmlElement,
+    comment=lxml.html.HtmlComment,
+    pi=lxml.html.HtmlProcessingInstruction,
+    entity=lxml.html.HtmlEntity,
+)
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^>]*>")
 _TAG = re.compile(r"<[^>]*>")
 # How far into the document a <meta charset> is looked for.
@@ -160,6 +170,7 @@ def parse(data: bytes | str, content_type: str = "") -> ParsedDocument:
     else:
         text, encoding, notes = decode(data, content_type)
     parser = lxml.html.HTMLParser(huge_tree=True, recover=True, encoding="utf-8")
+    parser.set_element_class_lookup(_ELEMENT_CLASSES)
     source = _parser_input(text)
     try:
         root = lxml.html.document_fromstring(source, parser=parser)
