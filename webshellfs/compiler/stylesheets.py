@@ -92,8 +92,11 @@ def mark_stylesheet_hidden(root: HtmlElement) -> list[str]:
     matcher = _Matcher(root)
     suspects, styles = _cascade(matcher, rules)
     if matcher.exhausted:
-        notes.append(f"matching the page's stylesheets against its {matcher.size:,} elements "
+        size = int(root.xpath("count(//*)"))
+        notes.append(f"matching the page's stylesheets against its {size:,} elements "
                      f"stopped after {MAX_MATCH_WORK:,} checks; later rules were not used")
+    if not suspects:
+        return notes
     undone = _Undone(root, styles)
     for element, declared in suspects.items():
         if _hides(element, declared, undone):
@@ -417,7 +420,6 @@ class _Matcher:
                     self._entries.setdefault((kind, name), []).append(element)
         self.classes = {name for kind, name in self._entries if kind == "class"}
         self.ids = {name for kind, name in self._entries if kind == "id"}
-        self.size = int(root.xpath("count(//*)"))
         self._root = root
         self._memo: dict[tuple[HtmlElement, int], bool] = {}
         self._compounds: dict[int, set[HtmlElement]] = {}
