@@ -304,3 +304,58 @@ def test_typed_fields_show_their_limits_and_forms() -> None:
         "volume(range,min=0,max=10,step=1,current=3)",
         "due(date,format=YYYY-MM-DD|MM/DD/YYYY|DD.MM.YYYY)",
     ]
+
+
+def content_of(html: str) -> str:
+    files = render_page(compile_page(html.encode(), SHOP))
+    return "".join(data.decode() for path, data in files.items() if path.startswith("content/"))
+
+
+@pytest.mark.parametrize(
+    ("html", "shown"),
+    [
+        ("<span id=l>CPU usage</span><div role=meter aria-labelledby=l aria-valuenow=45 "
+         "aria-valuemin=0 aria-valuemax=100 aria-valuetext='45%'></div>",
+         "CPU usage: 45% (meter, 0 to 100)"),
+        ("<progress value=70 max=100>70 %</progress>", "70 (progressbar, 0 to 100)"),
+        ("<meter value=0.6></meter>", "0.6 (meter, 0 to 1)"),
+        ("<div role=progressbar aria-label=Loading aria-valuenow=3></div>",
+         "Loading: 3 (progressbar)"),
+    ],
+)
+def test_a_gauge_is_written_as_the_value_it_shows(html: str, shown: str) -> None:
+    assert shown in content_of(f"<h1>Status</h1><p>{html}</p>")
+
+
+def test_a_nameless_arrow_is_named_and_stated_by_the_item_it_sits_in() -> None:
+    mentions, actions = offered(
+        "<a role=treeitem href='#about' aria-expanded=false>"
+        "<span class=icon data-wsfs-op=click></span>About</a>"
+    )
+    assert mentions[0] == '[A0001 clickable "About" collapsed]'
+    assert actions[0].context == "collapsed"
+
+
+def test_an_image_made_a_link_is_named_by_its_alt() -> None:
+    assert offered("<img role=link alt='W3C Website' src=w.png>")[0] == [
+        '[A0001 link "W3C Website"]'
+    ]
+
+
+def test_a_subtree_named_by_aria_owns_is_revealed_by_the_arrow_of_its_item() -> None:
+    text = content_of(
+        "<h1>Site</h1><ul role=tree><li role=none><a role=treeitem href='#about' "
+        "aria-expanded=false aria-owns=sub><span class=icon data-wsfs-op=click></span>About</a>"
+        "<ul id=sub role=group hidden><li><a role=treeitem href='#facts'>Facts</a></li></ul>"
+        "</li></ul>"
+    )
+    assert '[hidden until A0001 clickable "About"] - Facts' in text
+
+
+def test_a_submenu_right_after_its_menu_item_is_revealed_by_it() -> None:
+    text = content_of(
+        "<h1>Editor</h1><ul role=menubar><li><span role=menuitem aria-haspopup=true "
+        "aria-expanded=false>Font</span><ul role=menu hidden><li role=menuitemradio "
+        "aria-checked=false>Serif</li></ul></li></ul>"
+    )
+    assert '[hidden until A0001 menu item "Font"] - Serif' in text

@@ -244,18 +244,37 @@ async def _choose_in_popup(combobox: Locator, popup: str, wanted: str, timeout: 
     await select(combobox.page.locator(attribute_selector("id", popup)), {"value": wanted}, timeout)
 
 
+# The keys that move an ARIA slider or spin button up and down, by axis: sliders answer to the
+# horizontal arrows, spin buttons (a date's day, a quantity) often only to the vertical ones.
+_SLIDER_KEYS = (("ArrowRight", "ArrowLeft"), ("ArrowUp", "ArrowDown"))
+
+
 async def _slide(slider: Locator, wanted: float, timeout: float) -> None:
     """An ARIA slider or spin button, moved as a person does: arrow keys until it shows the
-    value (it may round to its own steps)."""
+    value (it may round to its own steps). The axis is the one its first key moves; a widget
+    that no arrow key moves is an error, not a value left unchanged in silence."""
+
+    async def now() -> float:
+        return float(await slider.get_attribute("aria-valuenow", timeout=timeout) or "nan")
+
+    current = await now()
+    if current == wanted:
+        return
+    for up, down in _SLIDER_KEYS:
+        await slider.press(up if current < wanted else down, timeout=timeout)
+        moved = await now()
+        if moved != current:
+            break
+    else:
+        raise UsageError(f"the control did not move with the arrow keys; it stays at {current:g}")
     for _ in range(MAX_SLIDER_STEPS):
-        current = float(await slider.get_attribute("aria-valuenow", timeout=timeout) or "nan")
-        if current == wanted:
-            return
-        key = "ArrowRight" if current < wanted else "ArrowLeft"
-        await slider.press(key, timeout=timeout)
-        after = float(await slider.get_attribute("aria-valuenow", timeout=timeout) or "nan")
-        if after == current or (after > wanted) != (current > wanted):
-            return  # at its end, or stepped past: the nearest value its steps allow
+        if moved == wanted or (moved > wanted) != (current > wanted):
+            return  # there, or stepped past: the nearest value its steps allow
+        current = moved
+        await slider.press(up if current < wanted else down, timeout=timeout)
+        moved = await now()
+        if moved == current:
+            return  # at its end
     raise UsageError(f"the slider did not reach {wanted:g} in {MAX_SLIDER_STEPS} steps")
 
 

@@ -5,9 +5,12 @@ closed menus. It stays greppable, each line marked with what reveals it:
 
 A hidden element is revealable when it is the content of a closed `<details>` (its summary
 shows it) or a control names it: `aria-controls` (tabs, disclosures,
-menu buttons), a tab panel's `aria-labelledby` tab, a link to `#its-id`, or a `data-*`
-attribute holding its id or `#id` (Bootstrap's `data-bs-target`, a script's
-`data-panel="team"`). Other hidden text stays out, as before: nothing says it ever shows.
+menu buttons), `aria-owns` (a tree item's subtree), a tab panel's `aria-labelledby` tab, a link
+to `#its-id`, a `data-*` attribute holding its id or `#id` (Bootstrap's `data-bs-target`, a
+script's `data-panel="team"`), or it follows a control that says it opens something
+(`aria-haspopup`, `aria-expanded`) and names nothing (a menu item's submenu). When the naming control holds a nameless operable element of
+its own (a tree item's expand arrow), that is what reveals it. Other hidden text stays out, as
+before: nothing says it ever shows.
 Text hidden to mislead people (off-screen, zero-size, transparent) is not this: it goes to
 boilerplate/hidden.md.
 """
@@ -16,14 +19,18 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
+from webshellfs.compiler.dom import squash
+
 # Elements whose attributes may name the panel they show (a control, not any element).
 _CONTROL_XPATH = (
-    "//*[@aria-controls] | //a[starts-with(@href, '#')] | //button | //*[@role] | //summary"
+    "//*[@aria-controls] | //*[@aria-owns] | //a[starts-with(@href, '#')] | //button"
+    " | //*[@role] | //summary"
     " | //*[@data-wsfs-op] | //*[@onclick]"
 )
 # Attributes that never name a panel.
-_NOT_NAMING = frozenset({"id", "class", "style", "href", "aria-controls", "data-wsfs-id",
-                         "data-wsfs-op", "role", "type", "name", "value", "title"})
+_NOT_NAMING = frozenset({"id", "class", "style", "href", "aria-controls", "aria-owns",
+                         "data-wsfs-id", "data-wsfs-op", "role", "type", "name", "value", "title"})
 
 
 class Revealers:
@@ -39,13 +46,16 @@ class Revealers:
         if element_id:
             found = self._index().get(element_id)
             if found is not None:
-                return found
+                return _toggle_within(found)
         parent = element.getparent()
         if parent is not None and parent.tag == "details" and element.tag != "summary":
             return next(parent.iterchildren("summary"), None)  # a closed <details>
         labelled = (element.get("aria-labelledby") or "").split()
         if element.get("role") == "tabpanel" and labelled:
             return self._element_with_id(labelled[0])
+        previous = element.getprevious()
+        if previous is not None and _opens_the_next(previous):
+            return _toggle_within(previous)  # a menu item's submenu right after it
         return None
 
     def _element_with_id(self, element_id: str) -> HtmlElement | None:
@@ -61,9 +71,30 @@ class Revealers:
         return self._by_id
 
 
+def _opens_the_next(control: HtmlElement) -> bool:
+    """A control that says it opens something (aria-haspopup, aria-expanded) and names
+    nothing: what it opens is the element right after it."""
+    if control.get("aria-controls") or control.get("aria-owns"):
+        return False
+    popup = (control.get("aria-haspopup") or "").strip().lower()
+    return popup not in ("", "false") or control.get("aria-expanded") is not None
+
+
+def _toggle_within(control: HtmlElement) -> HtmlElement:
+    """The element to act on to show what control names: a nameless operable element inside
+    it (an expand arrow, which the page listens to, where the item itself is a link)."""
+    for inner in control.iterdescendants():
+        if isinstance(inner.tag, str) and inner.get(OPERABLE_ATTRIBUTE) and not squash(
+            inner.text_content()
+        ):
+            return inner
+    return control
+
+
 def _named_targets(control: HtmlElement) -> list[str]:
     """The ids a control names as what it shows."""
     targets = (control.get("aria-controls") or "").split()
+    targets += (control.get("aria-owns") or "").split()
     href = control.get("href") or ""
     if control.tag == "a" and href.startswith("#") and len(href) > 1:
         targets.append(href[1:])

@@ -32,8 +32,13 @@ from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.forms import form_action, native_control
 from webshellfs.compiler.actions.found import found_action
-from webshellfs.compiler.actions.rules import MAX_CHOICES
-from webshellfs.compiler.actions.widgets import anchor_action, summary_action, widget_action
+from webshellfs.compiler.actions.rules import GAUGE_ROLES, MAX_CHOICES, role_of
+from webshellfs.compiler.actions.widgets import (
+    anchor_action,
+    gauge_value,
+    summary_action,
+    widget_action,
+)
 from webshellfs.compiler.builder import (
     FOCUS_ATTRIBUTE,
     OPERABLE_ATTRIBUTE,
@@ -60,6 +65,8 @@ def _matched(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     handler = TAG_HANDLERS.get(tag)
     if handler is not None:
         return handler(element, builder)
+    if role_of(element) in GAUGE_ROLES:
+        return gauge_value(element, builder)
     if (
         element.get("role")
         or element.get("onclick") is not None
@@ -81,4 +88,6 @@ TAG_HANDLERS: dict[str, Callable[[HtmlElement, PageBuilder], Emitted | None]] = 
     "form": form_action,
     "a": anchor_action,
     "summary": summary_action,
+    "meter": gauge_value,
+    "progress": gauge_value,
 }

@@ -131,7 +131,9 @@ def choice_mention(
     return mention_text(action_id, rule, label, name, state_note(element))
 
 
-def mention_text(action_id: str, rule: ControlRule, label: str, name: str = "", note: str = "") -> str:
+def mention_text(
+    action_id: str, rule: ControlRule, label: str, name: str = "", note: str = ""
+) -> str:
     """`[A0003 button "Go"]`, `[A0004 q: text "Search"]`, `[A0004 size=m: radio "M" disabled]`."""
     head = f"{action_id} {name}: " if name else f"{action_id} "
     tail = f" {note}" if note else ""

@@ -166,6 +166,8 @@ def own_text(element: HtmlElement) -> str:
         return ""
     if element.tag in ("select", "textarea"):
         return ""
+    if element.tag == "img":  # an image made a control itself (`<img role=link alt=…>`)
+        return squash(element.get("alt", ""))
     heading = first_descendant(element, HEADING_TAGS)
     if heading is not None:
         text = plain_text(heading)  # a clickable card: its title
@@ -190,6 +192,24 @@ def icon_name(element: HtmlElement) -> str:
         if name:
             return name
     return ""
+
+
+# Controls an unnamed operable element inside them belongs to (a tree item's expand arrow, a
+# row's icon), and how far up they are looked for.
+ITEM_ROLES = frozenset({"treeitem", "menuitem", "option", "tab", "row", "gridcell", "listitem"})
+OWNER_LEVELS = 3
+
+
+def owner_item(element: HtmlElement) -> HtmlElement | None:
+    """The link or item an unnamed control sits in: a person reads its name for both."""
+    for level, ancestor in enumerate(element.iterancestors()):
+        if level >= OWNER_LEVELS:
+            break
+        if role_of(ancestor) in ITEM_ROLES or (
+            ancestor.tag == "a" and ancestor.get("href") is not None
+        ) or ancestor.tag == "li":
+            return ancestor
+    return None
 
 
 def class_hint(element: HtmlElement) -> str:

@@ -87,6 +87,9 @@ ROLE_RULES: dict[str, ControlRule] = {
 }
 # ARIA widgets that take a typed value, and the field name they take it under.
 VALUE_ROLES = frozenset({"combobox", "textbox", "searchbox", "slider", "spinbutton"})
+# Gauges a person reads but does not operate: their value is written where they stand.
+GAUGE_ROLES = frozenset({"meter", "progressbar"})
+GAUGE_TAGS = {"meter": "meter", "progress": "progressbar"}
 CLICK_RULE = ControlRule("click", "clickable")
 LINK_RULE = ControlRule("click", "link")
 EDITOR_RULE = ControlRule("edit", "editor")

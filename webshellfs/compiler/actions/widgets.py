@@ -12,13 +12,15 @@ from webshellfs.compiler.actions.labels import (
     class_hint,
     clip,
     declared_states,
+    gestures_context,
     label_of,
     operable_words,
-    states_of,
+    owner_item,
 )
 from webshellfs.compiler.actions.rules import (
     CLICK_RULE,
     CONTAINER_CONTENT,
+    GAUGE_TAGS,
     DETAILS_RULE,
     EDITABLE_VALUES,
     EDITOR_RULE,
@@ -70,6 +72,21 @@ def summary_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None
     return Emitted(inline=f'[{action_id} {DETAILS_RULE.control} "{label}"]')
 
 
+def gauge_value(element: HtmlElement, builder: PageBuilder) -> Emitted:
+    """A meter or progress bar (no control: nothing to act on) written as what it shows,
+    `CPU usage: 45% (meter, 0 to 100)`, since its value is in attributes, not text."""
+    kind = GAUGE_TAGS.get(element.tag) or role_of(element)
+    native = element.tag in GAUGE_TAGS
+    now = element.get("value" if native else "aria-valuenow") or ""
+    low = element.get("min" if native else "aria-valuemin") or ("0" if native else "")
+    high = element.get("max" if native else "aria-valuemax") or ("1" if native else "")
+    shown = squash(element.get("aria-valuetext") or "") or now or plain_text(element)
+    name = aria_name(element, page_index(builder, element)) or squash(element.get("title") or "")
+    bounds = f", {low} to {high}" if low and high else ""
+    text = f"{name}: {shown}" if name else shown
+    return Emitted(inline=f"{text} ({kind}{bounds})" if shown else "", descend=False)
+
+
 def widget_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     """Non-native controls: ARIA roles, contenteditable, click handlers."""
     page = page_index(builder, element)
@@ -105,7 +122,11 @@ def register_widget(
     clickable row or card) even with no content to walk inside."""
     role = role_of(element)
     label = editor_label(element, page) if rule is EDITOR_RULE else label_of(element, page)
-    label = label or class_hint(element)
+    # Nameless (an arrow, an icon): it is part of the item it sits in, named and in the
+    # state (expanded, collapsed) that item is.
+    owner = None if label else owner_item(element)
+    label = label or (label_of(owner, page) if owner is not None else "") or class_hint(element)
+    states = declared_states(element) or (declared_states(owner) if owner is not None else [])
     fields: tuple[Field, ...] = ()
     if role == "listbox":
         fields = (Field("value", "listbox", choices=aria_options(element, page)),)
@@ -118,19 +139,20 @@ def register_widget(
         )
     elif rule is EDITOR_RULE:
         fields = (Field("text", "text"),)
+    gestures = gestures_context(element)
     action_id = builder.add_action(
         rule.kind,
         rule.control,
         label,
-        context=states_of(element),
+        context=", ".join(states + [gestures] if gestures else states),
         fields=fields,
         locator=builder.locator(element),
     )
     descend = container or (
         role != "listbox" and first_descendant(element, CONTAINER_CONTENT) is not None
     )
-    states = " ".join(declared_states(element))
-    inline = f'[{action_id} {rule.control} "{label}"{" " + states if states else ""}]'
+    shown = "".join(f" {state}" for state in states)
+    inline = f'[{action_id} {rule.control} "{label}"{shown}]'
     return Emitted(inline=inline, block=block or descend, descend=descend, action_id=action_id)
 
 
