@@ -325,3 +325,16 @@ def test_sort_keys_hidden_by_the_sites_stylesheet_are_not_values() -> None:
         "<tr><td>1</td><td><span class='sortkey'>Carr, David</span>David Carr</td></tr></table>"
     )
     assert builder.tables[0].cells[1].value == "David Carr"
+
+
+def test_a_table_made_of_aria_roles_is_a_table() -> None:
+    html = (
+        "<h1>Students</h1><div role=table aria-label=Students>"
+        "<div role=rowgroup><div role=row><span role=columnheader>First Name</span>"
+        "<span role=columnheader>Company</span></div></div>"
+        "<div role=rowgroup><div role=row><span role=rowheader>Aaron</span>"
+        "<span role=cell>Acme</span></div></div></div>"
+    )
+    files = render_page(compile_page(html.encode(), "https://school.example/"))
+    assert "[T01 2×2 \"Students\" → tables/T01.cells]" in files["content/01-students.md"].decode()
+    assert "r2c2\t2\tAaron\tCompany\tAcme\t" in files["tables/T01.cells"].decode()

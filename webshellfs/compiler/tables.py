@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.found import found_action, row_action
+from webshellfs.compiler.actions.rules import role_of
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden
 from webshellfs.compiler.rules import BLOCK_TAGS, SKIP_TAGS
@@ -91,6 +92,12 @@ LAYOUT_CONTENT = (
 # rows inside a stray <form>.
 ROW_GROUPS = {"thead": True, "tbody": False, "tfoot": False, "form": False}
 CELL_TAGS = frozenset({"td", "th"})
+# A table built of ARIA roles (`div role=table` > `div role=row` > `span role=cell`): its rows
+# sit in it or in its role=rowgroup children, its cells in the rows.
+ARIA_ROW_GROUP = "rowgroup"
+ARIA_ROW = "row"
+ARIA_CELLS = frozenset({"cell", "gridcell", "columnheader", "rowheader"})
+ARIA_HEADERS = {"columnheader": False, "rowheader": True}  # header cell → is a row header
 BOLD_TAGS = frozenset({"b", "strong"})
 ROW_SCOPES = frozenset({"row", "rowgroup"})
 COLUMN_SCOPES = frozenset({"col", "colgroup"})
@@ -158,7 +165,7 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
             f"{table_id}: kept the first {len(rows)} of {total_rows} rows "
             f"(limit {MAX_CELLS} cells per table)"
         )
-    caption_text = _read_caption(caption, builder)
+    caption_text = _read_caption(caption, builder) or _clip(squash(element.get("aria-label") or ""))
     _read_cells(rows, builder)
     titles = _title_rows(rows)
     if titles and not caption_text:
@@ -179,6 +186,11 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
     )
 
 
+def is_aria_table(element: HtmlElement) -> bool:
+    """A data table made of ARIA roles on other elements than <table>."""
+    return element.tag != "table" and role_of(element) in DATA_ROLES
+
+
 def _shown(slot: _Slot) -> str:
     return slot.text + "".join(slot.marks)
 
@@ -197,7 +209,7 @@ def _source_rows(table: HtmlElement) -> tuple[HtmlElement | None, list[_Row], in
         total += 1
         if budget <= 0:
             continue
-        slots = [_slot(td, in_head) for td in tr if td.tag in CELL_TAGS]
+        slots = [_slot(td, in_head) for td in _row_cells(tr)]
         budget -= max(1, sum(s.colspan for s in slots))
         rows.append(_Row(in_head, slots))
     for child in table:
@@ -208,6 +220,9 @@ def _source_rows(table: HtmlElement) -> tuple[HtmlElement | None, list[_Row], in
 
 
 def _row_elements(table: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
+    if table.tag != "table":
+        yield from _aria_rows(table)
+        return
     for child in table:
         tag = child.tag
         if not isinstance(tag, str) or is_hidden(child):
@@ -220,6 +235,28 @@ def _row_elements(table: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
             )
 
 
+def _aria_rows(table: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
+    """The rows of a table made of ARIA roles; a row of column headers only is a header row."""
+    for child in table:
+        if not isinstance(child.tag, str) or is_hidden(child):
+            continue
+        role = role_of(child)
+        rows = [child] if role == ARIA_ROW else [
+            r for r in child if isinstance(r.tag, str) and role_of(r) == ARIA_ROW
+            and not is_hidden(r)
+        ] if role == ARIA_ROW_GROUP else []
+        for row in rows:
+            cells = _row_cells(row)
+            yield row, bool(cells) and all(role_of(c) == "columnheader" for c in cells)
+
+
+def _row_cells(row: HtmlElement) -> list[HtmlElement]:
+    """A row's cells: <td>/<th> of a <tr>, role=cell/gridcell/…header children of a row."""
+    if row.tag == "tr":
+        return [cell for cell in row if cell.tag in CELL_TAGS]
+    return [cell for cell in row if isinstance(cell.tag, str) and role_of(cell) in ARIA_CELLS]
+
+
 def _span(value: str | None, limit: int) -> int:
     """A rowspan/colspan value as browsers read it: leading digits, 1 when absent or invalid."""
     if value is None:
@@ -230,9 +267,12 @@ def _span(value: str | None, limit: int) -> int:
 
 def _slot(cell: HtmlElement, in_head: bool) -> _Slot:
     scope = cell.get("scope", "").strip().lower()
-    header = cell.tag == "th" or scope in ROW_SCOPES or scope in COLUMN_SCOPES
+    role = role_of(cell) if cell.tag not in CELL_TAGS else ""
+    header = cell.tag == "th" or scope in ROW_SCOPES or scope in COLUMN_SCOPES or (
+        role in ARIA_HEADERS)
     row_header = not in_head and (
         scope in ROW_SCOPES or (cell.tag == "th" and scope not in COLUMN_SCOPES)
+        or ARIA_HEADERS.get(role, False)
     )
     return _Slot(
         cell,
@@ -327,7 +367,8 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
     the line says what to execute or where to look."""
     for row in rows:
         parent = row.slots[0].element.getparent() if row.slots else None
-        row_id = row_action(parent, builder) if parent is not None and parent.tag == "tr" else ""
+        is_row = parent is not None and (parent.tag == "tr" or role_of(parent) == ARIA_ROW)
+        row_id = row_action(parent, builder) if is_row else ""
         for slot in row.slots:
             cell_id = _cell_action(slot.element, builder)
             before = (

@@ -66,7 +66,7 @@ from webshellfs.compiler.rules import (
     SKIP_TAGS,
 )
 from webshellfs.compiler.stylesheets import mark_stylesheet_hidden
-from webshellfs.compiler.tables import build_table
+from webshellfs.compiler.tables import build_table, is_aria_table
 from webshellfs.contract.records import CompiledPage
 
 _SRCSET_SPLIT = re.compile(r",\s+|,(?=[^,\s]+\s+\d)")
@@ -291,6 +291,8 @@ class Walker:
             self._flush()
             stack.append((self._flush_exit, None))
         handler = self.handlers.get(tag)
+        if handler is None and is_aria_table(element):
+            handler = self._table  # a table of div role=table > role=row > role=cell
         if handler is not None and not handler(element, stack):
             return
         stack.extend(reversed(element))
