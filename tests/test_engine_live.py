@@ -216,7 +216,7 @@ def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None
         await ask(engine, "close N0002")
         lines = await ask(engine, "execute N0002 L0001")
         assert lines[:2] == [
-            f'executed L0001 link "{live.url("/article/1")}" on N0002',
+            f'executed L0001 link "Lighthouse, part 1" → {live.url("/article/1")} on N0002',
             "reopened: N0002 had no open tab; the tab shows N0002",
         ]
         assert lines[2].startswith("→ N0003 new page: ")
@@ -367,7 +367,7 @@ def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> No
             live.url("/product.html"),
         ]
         assert await ask(engine, "execute N0001 L0003") == [
-            f'executed L0003 link "{live.url("/product.html")}" on N0001',
+            f'executed L0003 link "Product with sizes" → {live.url("/product.html")} on N0001',
             "→ N0002 new page: Trail shoe",
             f"url: {live.url('/product.html')}",
             "next: cat N0002/_map.md",

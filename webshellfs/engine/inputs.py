@@ -24,9 +24,12 @@ TOGGLES = frozenset({"checkbox"})
 
 
 def action_title(object_id: str, action: Mapping[str, Any]) -> str:
-    """`A0003 button "Add to cart"`: how responses name an action."""
+    """`A0003 button "Add to cart"`, `L0002 link "Tuition" → https://…/tuition`: how
+    responses name an action or a link."""
     label = str(action.get("label", "")).replace('"', "'")
-    return f'{object_id} {action.get("control") or action.get("kind")} "{label}"'
+    title = f'{object_id} {action.get("control") or action.get("kind")} "{label}"'
+    url = str(action.get("url") or "")
+    return f"{title} → {url}" if url and url != action.get("label") else title
 
 
 def _valid(fields: Sequence[Mapping[str, Any]]) -> str:

@@ -407,7 +407,7 @@ class LiveTabs:
                 return await self.browser.execute(tab, locator, "follow", {}, gesture)
             except NotFoundError:
                 pass  # re-rendered since the capture: its URL still leads where it did
-        return await self.browser.navigate(tab, str(link["label"]))
+        return await self.browser.navigate(tab, str(link["url"]))
 
     async def _reopen(
         self, record: PageRecord, object_id: str, action: Mapping[str, Any], lines: list[str]
@@ -651,7 +651,9 @@ def _action_of(
         if command.inputs:
             raise UsageError(f"the link {object_id} takes no inputs")
         locator = (meta.get("link_locators") or {}).get(object_id, "")
-        return {"kind": "navigate", "control": "link", "label": url, "locator": locator}, {}
+        text = (meta.get("link_texts") or {}).get(object_id) or url
+        return {"kind": "navigate", "control": "link", "label": text, "url": url,
+                "locator": locator}, {}
     action = (meta.get("actions") or {}).get(object_id)
     if action is None:
         raise NotFoundError(f"no action {object_id} on {page}; see {page}/actions.tsv")

@@ -39,6 +39,7 @@ def page_meta(page: CompiledPage, capture: Capture) -> dict[str, Any]:
         "anchors": {name: paths[i] for name, i in page.anchors if 0 <= i < len(paths)},
         "links": {link.id: link.url for link in page.links},
         "link_locators": {link.id: link.locator for link in page.links if link.locator},
+        "link_texts": {link.id: link.text for link in page.links if link.text},
         "actions": {
             action.id: {
                 "kind": action.kind,
