@@ -18,6 +18,10 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 MAX_SCREENSHOT_BYTES = 384 * 1024
+# Chromium's faster PNG encoder: about half the time of its default on a 1280×720 viewport,
+# for files about a quarter larger (the picture is taken while the capture compiles, on the
+# same cores).
+FAST_PNG = {"optimizeForSpeed": True}
 SCREENSHOT_TIMEOUT = 5.0  # seconds, per attempt
 # Each retake aims this far under the bound: PNG size is not quite proportional to the area.
 SCALE_MARGIN = 0.85
@@ -53,7 +57,8 @@ async def viewport_png(
 
 async def _capture(devtools: CDPSession, options: dict[str, Any]) -> bytes:
     taken = await asyncio.wait_for(
-        devtools.send("Page.captureScreenshot", {"format": "png", **options}), SCREENSHOT_TIMEOUT)
+        devtools.send("Page.captureScreenshot", {"format": "png", **FAST_PNG, **options}),
+        SCREENSHOT_TIMEOUT)
     return base64.b64decode(taken["data"])
 
 
