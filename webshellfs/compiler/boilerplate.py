@@ -20,6 +20,9 @@ from lxml.html import HtmlElement
 
 from webshellfs.compiler.dom import squash
 from webshellfs.compiler.regions import (
+    AFTER_MAIN_MAX_PROSE,
+    AFTER_MAIN_TAGS,
+    BOX_TAGS,
     ARTICLE_MIN_PROSE,
     CREDIT_PREFIXES,
     CREDIT_TAGS,
@@ -35,6 +38,8 @@ from webshellfs.compiler.regions import (
     INSIDE_MAIN_TAGS,
     LINKS_INSIDE_MAIN_TAGS,
     LISTING_LINK_SHARE,
+    TEASER_MIN_LINK_SHARE,
+    TEASER_MIN_LINKS,
     MAX_CREDIT_CHARS,
     MAX_HEADING_CHARS,
     REGION_STEMS,
@@ -44,6 +49,7 @@ from webshellfs.compiler.regions import (
 from webshellfs.compiler.rules import (
     ARTICLE_LEAD,
     ARTICLE_MIN_SHARE,
+    BLOCK_TAGS,
     LANDMARK_ROLES,
     LANDMARK_TAGS,
     LINK_DENSE_MIN_LINKS,
@@ -289,6 +295,21 @@ def is_listing(main: HtmlElement, weights: TextWeights) -> bool:
     return prose < ARTICLE_MIN_PROSE or total - prose > LISTING_LINK_SHARE * total
 
 
+def _is_box(element: HtmlElement, weights: TextWeights) -> bool:
+    """A block that is a box of its own, not plain text going on: it has links, a heading, an
+    image or a form control (BOX_TAGS), and is not a list of spelled-out URLs (references)."""
+    links = weights.links.get(element, 0)
+    if links and 2 * weights.url_links.get(element, 0) >= links:
+        return False
+    return links > 0 or next(element.iter(*BOX_TAGS), None) is not None
+
+
+def _is_teaser_block(element: HtmlElement, weights: TextWeights) -> bool:
+    """Cards of other articles: a few links that carry most of the block's text."""
+    return (weights.links.get(element, 0) >= TEASER_MIN_LINKS
+            and link_share(element, weights) >= TEASER_MIN_LINK_SHARE)
+
+
 def link_share(element: HtmlElement, weights: TextWeights) -> float:
     total = weights.text.get(element, 0)
     return (total - weights.prose.get(element, 0)) / total if total else 0.0
@@ -296,8 +317,9 @@ def link_share(element: HtmlElement, weights: TextWeights) -> float:
 
 def leading_text(element: HtmlElement) -> str | None:
     """The block's first short text, its heading as people see it: the first text in it,
-    widened to the largest element around it (inside the block) that stays short. None when
-    that text is a long paragraph."""
+    widened through the inline elements around it (`<h2><span>Mehr</span> zum Thema</h2>`) up
+    to the first block, inside the block, while it stays short. None when that text is a long
+    paragraph."""
     first = next(
         (node for node in element.iter()
          if isinstance(node.tag, str) and node.tag not in UNCOUNTED_TAGS
@@ -307,7 +329,7 @@ def leading_text(element: HtmlElement) -> str | None:
     if first is None or len(first.text.strip()) > MAX_HEADING_CHARS:
         return None
     owner = first
-    while owner is not element:
+    while owner is not element and owner.tag not in BLOCK_TAGS:
         parent = owner.getparent()
         if parent is None or len(squash(parent.text_content())) > MAX_HEADING_CHARS:
             break
@@ -341,7 +363,7 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
     return "related" if region == "related" and link_share(element, weights) >= RELATED_MIN_LINK_SHARE else None
 
 
-def caption_region(element: HtmlElement) -> str | None:
+def caption_region(element: HtmlElement, weights: TextWeights) -> str | None:
     """"captions" for an image's caption (a <figcaption> in a figure holding an image) and for
     a short credit line ("Foto: …", "Bild via …", "© …"), else None."""
     tag = element.tag
@@ -349,21 +371,23 @@ def caption_region(element: HtmlElement) -> str | None:
         figure = element.getparent()
         if figure is not None and next(figure.iter(*FIGURE_IMAGE_TAGS), None) is not None:
             return "captions"
-    if tag not in CREDIT_TAGS:
+    if tag not in CREDIT_TAGS or not 0 < weights.text.get(element, 0) <= MAX_CREDIT_CHARS:
         return None
-    first = (element.text or "").lstrip()[:12].lower()
-    if not first.startswith(CREDIT_PREFIXES):
-        return None
-    return "captions" if len(squash(element.text_content())) <= MAX_CREDIT_CHARS else None
+    return "captions" if squash(element.text_content()).lower().startswith(CREDIT_PREFIXES) else None
 
 
-def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool) -> str | None:
+def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
+                      after_main: bool = False) -> str | None:
     """For an element outside the main text: the region its class/id words, its heading or its
-    link density put it in, or None. Never a block that holds an <h1> (the page title stays
-    in content/)."""
-    region = named_region(element) or caption_region(element)
+    link density put it in, or None; after the main text (`after_main`) also a block with
+    little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
+    holds an <h1> (the page title stays in content/)."""
+    region = named_region(element) or caption_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
+    if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
+            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE and _is_box(element, weights)):
+        region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
     if region is not None and element.find(".//h1") is not None:
@@ -385,11 +409,12 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
         region = None
     if region is None:
-        region = caption_region(element)
+        region = caption_region(element, weights)
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)
-    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and weights.is_link_dense(element):
+    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and (
+            weights.is_link_dense(element) or _is_teaser_block(element, weights)):
         region = "related"
     if region is None or region == "related" and listing:
         return None

@@ -81,7 +81,9 @@ INLINE_KINDS = frozenset({"captions", "share", "bio", "promo"})
 FIGURE_IMAGE_TAGS = ("img", "picture", "svg")
 CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via", "photo:",
                    "photos:", "photo by", "photo credit", "image:", "image credit", "imagen:",
-                   "credit:", "credits:", "bildquelle", "fotoquelle", "©", "(c) ", "fot.")
+                   "credit:", "credits:", "crédito:", "crédits photo", "bildquelle",
+                   "fotoquelle", "beitragsbild", "©", "(c) ", "fot.", "(foto:", "(bild:",
+                   "(photo:", "(crédito:", "(imagen:", "(fotos:")
 CREDIT_TAGS = frozenset({"p", "span", "div", "small", "figcaption", "cite"})
 MAX_CREDIT_CHARS = 120
 
@@ -157,9 +159,23 @@ MAX_HEADING_CHARS = 60
 # A list of other articles is mostly links: inside the main text, a block headed "related"
 # moves only when links make up at least this share of its text.
 RELATED_MIN_LINK_SHARE = 0.4
-# Inside the main text, a block of these that is mostly links (boilerplate.TextWeights.is_link_dense)
-# is a list of other pages: related.md (a paragraph with a few links is the article's text).
-LINKS_INSIDE_MAIN_TAGS = frozenset({"ul", "ol", "div", "section", "table", "dl"})
+# Inside the main text, a block of these that is mostly links (boilerplate.TextWeights.is_link_dense,
+# or TEASER_MIN_LINK_SHARE below) is a list of other pages: related.md. Not a paragraph (a
+# few links in a sentence are the article's text), not a table (a table of names is data).
+LINKS_INSIDE_MAIN_TAGS = frozenset({"ul", "ol", "div", "section", "dl"})
+# After the main text, a block holding at most this much prose (text outside links) is not
+# the article going on but a box beside it (aside.md): teasers, bylines, calls to action. A
+# longer block is walked into, and its parts weighed one by one.
+AFTER_MAIN_MAX_PROSE = 400
+# Only a box: a block with a link, a heading, an image or a form control (short plain
+# paragraphs right after the main text container may still be the article's).
+BOX_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "input", "button", "select", "textarea", "img")
+AFTER_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "dl", "footer", "form",
+                             "header", "nav", "center", "article"})
+# Inside the main text, cards of other articles: a block whose links (one is enough, where a
+# menu needs LINK_DENSE_MIN_LINKS) carry at least this share of its text.
+TEASER_MIN_LINKS = 1
+TEASER_MIN_LINK_SHARE = 0.6
 # Below this much prose outside links, or with links making up more than this share of its
 # text, the main container is a listing (a home page, a search page): its lists stay content.
 ARTICLE_MIN_PROSE = 500

@@ -201,6 +201,8 @@ class Walker:
         self.pending_anchors: list[str] = []
         self.region: str | None = None
         self.in_main = False
+        # The walk has passed the main text: what follows it is weighed as such (boilerplate.py).
+        self.after_main = False
         self.sectioning_depth = 0
         self.text_chars = 0
         self.sections_started = 0
@@ -383,7 +385,7 @@ class Walker:
             return None
         if self.in_main:
             return minor_region(element, page.weights, page.main, page.listing)
-        return peripheral_region(element, page.weights, page.listing)
+        return peripheral_region(element, page.weights, page.listing, self.after_main)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
@@ -392,6 +394,7 @@ class Walker:
 
     def _leave_main(self, _: None) -> None:
         self.in_main = False
+        self.after_main = True
 
     def _leave_sectioning(self, _: None) -> None:
         self.sectioning_depth -= 1

@@ -1,0 +1,114 @@
+"""The boilerplate kinds of an article page besides its chrome: each goes to a file named for
+what it is (compiler/regions.py), and main text stays in content/."""
+
+from __future__ import annotations
+
+from webshellfs.compiler import compile_page
+from webshellfs.contract.layout import HIDDEN_FILE, render_page
+
+URL = "https://site.test/story.html"
+PARAGRAPHS = [
+    f"<p>Paragraph {n} of the story, long enough to be the main text of this page by far, "
+    "with a sentence more so that the article clearly outweighs everything around it.</p>"
+    for n in range(8)
+]
+STORY = "".join(PARAGRAPHS)
+
+
+def regions(html: str) -> dict[str, list[str]]:
+    """Each section file → its lines (heading line dropped), the empty hidden region left out."""
+    files = render_page(compile_page(html, URL))
+    return {
+        path: data.decode().splitlines()[1:]
+        for path, data in files.items()
+        if path.startswith(("content/", "boilerplate/"))
+        and (path != HIDDEN_FILE or data.count(b"\n") > 1)
+    }
+
+
+def content_lines(out: dict[str, list[str]]) -> list[str]:
+    return [line for path, lines in out.items() if path.startswith("content/") for line in lines]
+
+
+def test_a_related_articles_list_after_the_story_goes_to_related() -> None:
+    html = (f'<article><h1>The story</h1>{STORY}'
+            '<div class="box"><h2>Mehr zum Thema</h2><ul>'
+            '<li><a href="/a">Another story about the same thing</a></li>'
+            '<li><a href="/b">A second story</a></li></ul></div></article>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == ["Mehr zum Thema", "- Another story about the same thing [L0001]",
+                                             "- A second story [L0002]"]
+    assert len(content_lines(out)) == 8
+
+
+def test_a_comment_thread_longer_than_the_story_goes_to_comments() -> None:
+    comments = "".join(f"<li><p>Comment {n}: {'a reader has a lot to say about this story. ' * 6}</p></li>"
+                       for n in range(12))
+    html = (f'<main><article><h1>The story</h1>{STORY}</article>'
+            f'<section id="comments"><h2>12 Comments</h2><ol class="commentlist">{comments}</ol></section></main>')
+    out = regions(html)
+    assert out["boilerplate/comments.md"][0] == "12 Comments"
+    assert len(out["boilerplate/comments.md"]) == 13
+    assert content_lines(out) == [line for line in content_lines(out) if line.startswith("Paragraph")]
+    assert len(content_lines(out)) == 8
+
+
+def test_comments_named_only_by_their_heading_go_to_comments() -> None:
+    html = (f'<div class="post">{STORY}<div><h3>Kommentare</h3>'
+            '<p>Erster Kommentar zum Artikel.</p><p>Zweiter Kommentar.</p></div></div>')
+    out = regions(html)
+    assert out["boilerplate/comments.md"] == ["Kommentare", "Erster Kommentar zum Artikel.", "Zweiter Kommentar."]
+
+
+def test_a_newsletter_box_inside_the_story_goes_to_promo() -> None:
+    html = (f'<div class="entry-content">{"".join(PARAGRAPHS[:4])}'
+            '<div class="newsletter-signup"><p>Get the best stories every morning.</p>'
+            '<form><input name="email"><button>Subscribe</button></form></div>'
+            f'{"".join(PARAGRAPHS[4:])}</div>')
+    out = regions(html)
+    assert out["boilerplate/promo.md"][0] == "Get the best stories every morning."
+    assert len(content_lines(out)) == 8
+
+
+def test_share_bar_author_bio_tags_and_captions_each_have_their_file() -> None:
+    html = (f'<article><h1>The story</h1>'
+            '<figure><img src="/p.jpg" alt="A lighthouse"><figcaption>The lighthouse at dawn. '
+            'Foto: Jane Doe</figcaption></figure>'
+            f'{STORY}<p>Bild: Agentur Beispiel</p>'
+            '<div class="sharebar"><a href="/s">Share</a> <a href="/t">Tweet</a></div>'
+            '<div class="author-box"><p>Jane Doe writes about coasts and ships.</p></div>'
+            '<div class="post-tags"><span>Tags</span> <a href="/t/sea">sea</a> <a href="/t/light">light</a></div>'
+            '</article>')
+    out = regions(html)
+    assert out["boilerplate/captions.md"] == ["The lighthouse at dawn. Foto: Jane Doe", "Bild: Agentur Beispiel"]
+    assert out["boilerplate/share.md"] == ["Share [L0001] Tweet [L0002]"]
+    assert out["boilerplate/bio.md"] == ["Jane Doe writes about coasts and ships."]
+    assert out["boilerplate/tags.md"] == ["Tags sea [L0003] light [L0004]"]
+    assert len(content_lines(out)) == 9  # the image's reference line and the story
+
+
+def test_a_box_after_the_main_text_goes_to_aside_but_prose_after_it_stays() -> None:
+    html = (f'<div id="page"><div class="story">{STORY}</div>'
+            '<div><h4>Sie lesen gern unsere Seite?</h4><a href="/spenden">Jetzt spenden</a></div>'
+            '<div>A closing remark the author added below the story.</div></div>')
+    out = regions(html)
+    assert out["boilerplate/aside.md"] == ["Sie lesen gern unsere Seite?", "Jetzt spenden [L0001]"]
+    assert content_lines(out)[-1] == "A closing remark the author added below the story."
+
+
+def test_a_home_page_keeps_its_listings_as_content() -> None:
+    cards = "".join(
+        f'<li><h2><a href="/story-{n}">Headline of story number {n} on the front page</a></h2>'
+        f'<p>Teaser {n}.</p></li>' for n in range(20))
+    html = f'<header><a href="/">Site</a></header><main><h1>Front page</h1><h2>Most read</h2><ul>{cards}</ul></main>'
+    out = regions(html)
+    assert "boilerplate/related.md" not in out
+    assert sum("Headline of story number" in line for line in content_lines(out)) == 20
+
+
+def test_a_table_of_links_in_the_story_stays_content() -> None:
+    rows = "".join(f'<tr><td><a href="/p/{n}">Person {n}</a></td><td><a href="/c/{n}">City {n}</a></td></tr>'
+                   for n in range(5))
+    html = f'<div class="post">{STORY}<table><tr><th>Name</th><th>Town</th></tr>{rows}</table></div>'
+    page = compile_page(html, URL)
+    assert [page.sections[table.section].kind for table in page.tables] == ["content"]
