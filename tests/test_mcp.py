@@ -207,7 +207,18 @@ def test_read_grep_and_retrieve_without_a_browser(tmp_path: Path, site: FixtureS
         refused = await failed(client, "focus", page="N0001")
         assert refused.startswith("R0002 failed: focus N0001\nfocus needs the live browser")
 
-        found = await ok(client, "retrieve", query="skerry light", k=1)
+        heard: list[str] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            heard.append(message or "")
+
+        retrieved = await client.call_tool("retrieve", {"query": "skerry light", "k": 1},
+                                           progress_callback=on_progress)
+        found = text(retrieved)
+        # A long command's progress comes as notifications to a client that asks for them.
+        assert heard[:2] == ["searching local for 'skerry light'",
+                             "1 result: 0 stored already, fetching 1"]
+        assert heard[2] == f"1/1 N0002 {site.url('/article.html')}"
         assert found.splitlines()[:3] == [
             "R0003 ok: retrieve -k 1 'skerry light'",
             'retrieve "skerry light": 1 result, 1 page, 0 failed (local) → _search/Q0001.md',

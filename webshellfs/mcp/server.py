@@ -9,10 +9,12 @@ says why, as the failed write's response does.
 from __future__ import annotations
 
 import base64
+import contextlib
 import shlex
 from collections.abc import Sequence
 from typing import Annotated
 
+import anyio
 import trio
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -38,6 +40,8 @@ __all__ = ["STDIO_SESSION", "build_server", "session_of"]
 STDIO_SESSION = "mcp"
 SESSION_HEADER = "mcp-session-id"
 SESSION_CHARS = 12  # of the HTTP session id, in _log/'s "session:" line
+# Lines of progress waiting to be sent as notifications; past this the rest are left out.
+PROGRESS_BACKLOG = 256
 
 INSTRUCTIONS = """\
 webshellfs: web pages compiled into read-only files, one directory per page (N0001/ …).
@@ -102,7 +106,28 @@ def build_server(engine: Engine) -> MCPServer:
     server = MCPServer("webshellfs", instructions=INSTRUCTIONS, version=__version__)
 
     async def run_words(words: Sequence[str], ctx: Context) -> CallToolResult:
-        response = await engine.command(shlex.join(words), session_of(ctx))
+        # A long command's progress (a retrieve's results as they arrive) goes out as progress
+        # notifications, to a client that asked for them with a progress token.
+        send, receive = trio.open_memory_channel[str](PROGRESS_BACKLOG)
+
+        def on_progress(line: str) -> None:
+            with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError):
+                send.send_nowait(line)
+
+        async def notify() -> None:
+            sent = 0
+            async with receive:
+                async for line in receive:
+                    sent += 1
+                    try:
+                        await ctx.report_progress(sent, message=line)
+                    except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                        return  # the client went: the command runs on and is kept in _log/
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(notify)
+            async with send:
+                response = await engine.command(shlex.join(words), session_of(ctx), on_progress)
         return _answer(response.text, response.outcome is not Outcome.OK)
 
     for tool in command_tools(run_words):

@@ -73,8 +73,8 @@ async def retrieve(
     addresses = {r.url: address for r in results if (address := stored(r.url)) is not None}
     todo = [r.url for r in results if r.url not in addresses]
     to_fetch = len(dict.fromkeys(todo))
-    progress(f"{len(results)} results: {len(results) - len(todo)} stored already, "
-             f"fetching {to_fetch}")
+    found = f"{len(results)} result" + ("" if len(results) == 1 else "s")
+    progress(f"{found}: {len(results) - len(todo)} stored already, fetching {to_fetch}")
     done = 0
 
     def step() -> str:
