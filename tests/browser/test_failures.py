@@ -124,7 +124,8 @@ def test_the_tab_pool_closes_the_least_recently_used(site: LiveSite) -> None:
 
 
 def test_the_tab_pool_never_closes_a_tab_a_call_is_acting_on(site: LiveSite) -> None:
-    browser = Browser(live_options(max_tabs=2))
+    # No screenshots: the two opens must land while the click waits 0.5 s for its answer.
+    browser = Browser(live_options(max_tabs=2, screenshots=False))
     try:
         busy = run(lambda: browser.open(site.url("/leave.html")))
         results: dict[str, TabCapture] = {}
