@@ -70,7 +70,7 @@ def test_a_newsletter_box_inside_the_story_goes_to_promo() -> None:
     assert len(content_lines(out)) == 8
 
 
-def test_share_bar_author_bio_tags_and_captions_each_have_their_file() -> None:
+def test_share_bar_author_bio_tags_and_credits_each_have_their_file() -> None:
     html = (f'<article><h1>The story</h1>'
             '<figure><img src="/p.jpg" alt="A lighthouse"><figcaption>The lighthouse at dawn. '
             'Foto: Jane Doe</figcaption></figure>'
@@ -80,11 +80,12 @@ def test_share_bar_author_bio_tags_and_captions_each_have_their_file() -> None:
             '<div class="post-tags"><span>Tags</span> <a href="/t/sea">sea</a> <a href="/t/light">light</a></div>'
             '</article>')
     out = regions(html)
-    assert out["boilerplate/captions.md"] == ["The lighthouse at dawn. Foto: Jane Doe", "Bild: Agentur Beispiel"]
+    assert out["boilerplate/credits.md"] == ["Bild: Agentur Beispiel"]
     assert out["boilerplate/share.md"] == ["Share [L0001] Tweet [L0002]"]
     assert out["boilerplate/bio.md"] == ["Jane Doe writes about coasts and ships."]
     assert out["boilerplate/tags.md"] == ["Tags sea [L0003] light [L0004]"]
-    assert len(content_lines(out)) == 9  # the image's reference line and the story
+    assert content_lines(out)[:2] == ["[I0001 image: A lighthouse]", "The lighthouse at dawn. Foto: Jane Doe"]
+    assert len(content_lines(out)) == 10  # the image, its caption and the story
 
 
 def test_a_box_after_the_main_text_goes_to_aside_but_prose_after_it_stays() -> None:

@@ -26,7 +26,6 @@ from webshellfs.compiler.regions import (
     ARTICLE_MIN_PROSE,
     CREDIT_PREFIXES,
     CREDIT_TAGS,
-    FIGURE_IMAGE_TAGS,
     HEADING_BLOCK_TAGS,
     HEADING_PARAGRAPH_TAGS,
     HEADING_REGIONS,
@@ -363,17 +362,12 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
     return "related" if region == "related" and link_share(element, weights) >= RELATED_MIN_LINK_SHARE else None
 
 
-def caption_region(element: HtmlElement, weights: TextWeights) -> str | None:
-    """"captions" for an image's caption (a <figcaption> in a figure holding an image) and for
-    a short credit line ("Foto: …", "Bild via …", "© …"), else None."""
-    tag = element.tag
-    if tag == "figcaption":
-        figure = element.getparent()
-        if figure is not None and next(figure.iter(*FIGURE_IMAGE_TAGS), None) is not None:
-            return "captions"
-    if tag not in CREDIT_TAGS or not 0 < weights.text.get(element, 0) <= MAX_CREDIT_CHARS:
+def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
+    """"credits" for a short credit line ("Foto: …", "Bild via …", "© …"), else None. An
+    image's caption itself stays where it is: it describes the article's picture."""
+    if element.tag not in CREDIT_TAGS or not 0 < weights.text.get(element, 0) <= MAX_CREDIT_CHARS:
         return None
-    return "captions" if squash(element.text_content()).lower().startswith(CREDIT_PREFIXES) else None
+    return "credits" if squash(element.text_content()).lower().startswith(CREDIT_PREFIXES) else None
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
@@ -382,7 +376,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     link density put it in, or None; after the main text (`after_main`) also a block with
     little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
     holds an <h1> (the page title stays in content/)."""
-    region = named_region(element) or caption_region(element, weights)
+    region = named_region(element) or credit_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
     if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
@@ -399,7 +393,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
                  listing: bool) -> str | None:
     """For an element inside the main text: the region its class/id words or its heading put
     it in, only for the kinds that sit inside articles (share bars, related links, comments,
-    promo boxes, bios, tags, credits), and only while it holds a small part of the main text
+    promo boxes, bios, tags, credit lines), and only while it holds a small part of the main text
     (INSIDE_MAIN_MAX_SHARE). A "related" block must be mostly links; on a listing page
     (is_listing) lists of articles are the content and stay."""
     tag = element.tag
@@ -409,7 +403,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
         region = None
     if region is None:
-        region = caption_region(element, weights)
+        region = credit_region(element, weights)
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)

@@ -1,7 +1,7 @@
 """The kinds of boilerplate a page holds besides its chrome, and the evidence that names them.
 
 Tables only; boilerplate.py applies them. Each kind is a file in boilerplate/ (`related.md`,
-`comments.md`, `promo.md`, `share.md`, `bio.md`, `consent.md`, `tags.md`, `captions.md`, beside
+`comments.md`, `promo.md`, `share.md`, `bio.md`, `consent.md`, `tags.md`, `credits.md`, beside
 `nav.md`, `header.md`, `footer.md`, `aside.md`), so the file name says why a block left
 content/: its class/id words, or the heading it opens with, named that kind.
 """
@@ -37,8 +37,8 @@ REGION_TOKENS = {
     "tags": "tags", "tagcloud": "tags", "tag-cloud": "tags", "tag-list": "tags",
     "taglist": "tags", "tags-list": "tags", "post-tags": "tags", "entry-tags": "tags",
     "keywords": "tags", "schlagworte": "tags",
-    "credit": "captions", "credits": "captions", "photo-credit": "captions",
-    "image-credit": "captions", "img-metadata": "captions", "wp-caption-text": "captions",
+    "credit": "credits", "credits": "credits", "photo-credit": "credits",
+    "image-credit": "credits", "img-metadata": "credits",
     "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
     "adv": "ads", "anzeige": "ads", "werbung": "ads",
     "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
@@ -60,7 +60,7 @@ REGION_STEMS = (
 # "related-work"). A comment thread can be long; a bio or a promo box is short.
 INSIDE_MAIN_MAX_SHARE = {
     "share": 0.1, "consent": 0.1, "ads": 0.1, "related": 0.25, "nav": 0.1, "promo": 0.15,
-    "comments": 0.8, "bio": 0.15, "tags": 0.1, "captions": 0.05, "aside": 0.3,
+    "comments": 0.8, "bio": 0.15, "tags": 0.1, "credits": 0.05, "aside": 0.3,
 }
 # Inside the main text "nav" and "aside" are only named by these words (a table of contents,
 # page links, a sidebar the main text container happens to hold; `widget` and `menu` name
@@ -69,16 +69,15 @@ INSIDE_MAIN_ONLY_WORDS = {
     "nav": frozenset({"toc", "breadcrumb", "breadcrumbs", "pagination"}),
     "aside": frozenset({"sidebar"}),
 }
-INSIDE_MAIN_EXTRA_TOKENS = {"copyright": "captions"}
+INSIDE_MAIN_EXTRA_TOKENS = {"copyright": "credits"}
 INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure", "footer",
                               "p", "span", "dl", "figcaption"})
 # A paragraph or a span inside the main text moves by its name only as one of these kinds
 # (a credit line, a bio paragraph), never as a "related" or "comments" word in a sentence.
 INSIDE_MAIN_INLINE_TAGS = frozenset({"span", "p"})
-INLINE_KINDS = frozenset({"captions", "share", "bio", "promo"})
-# An image's caption (a <figcaption> of a figure holding an image) and a credit line (a short
-# text opening with one of these) are not the article's text: they go to captions.md.
-FIGURE_IMAGE_TAGS = ("img", "picture", "svg")
+INLINE_KINDS = frozenset({"credits", "share", "bio", "promo"})
+# A credit line (a short text opening with one of these) is not the article's text: it goes to
+# credits.md. An image's caption stays in content/ (it describes the article's picture).
 CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via", "photo:",
                    "photos:", "photo by", "photo credit", "image:", "image credit", "imagen:",
                    "credit:", "credits:", "crédito:", "crédits photo", "bildquelle",
