@@ -259,3 +259,10 @@ def test_microformats_items_with_nested_and_implied_properties() -> None:
         ("microformats.h-event.start", "2026-05-01"),
         ("microformats.h-event.name", "Launch"),
     ]
+
+
+def test_microdata_nested_past_the_limit_is_read_as_text() -> None:
+    nested = '<div itemprop="p" itemscope>' * 200 + "x" + "</div>" * 200
+    builder = extracted(f'<div itemscope itemtype="https://schema.org/A">{nested}</div>')
+    (fact,) = builder.facts
+    assert fact.key.startswith("microdata.A.p.p.p") and fact.value == "x"

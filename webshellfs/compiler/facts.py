@@ -12,7 +12,7 @@ Keys name their source, so `grep price facts.kv` tells JSON-LD from OpenGraph:
     dc.title = Red Shirt                         Dublin Core: <meta name="DC.title">,
     dcterms.replaces = https://shop.test/p/old   <link rel="DCTERMS.replaces">
     jsonld.Product.offers.price = 19.99          <script type="application/ld+json">
-    microdata.Product.name = Red Shirt           itemscope/itemprop
+    microdata.Product.name = Red Shirt           itemscope/itemprop (compiler/microdata.py)
     rdfa.Person.name = Ada                       RDFa 1.1 (compiler/rdfa.py)
     microformats.h-card.name = Ada               mf2 classes (compiler/microformats.py)
 
@@ -28,7 +28,6 @@ never raised.
 from __future__ import annotations
 
 import json
-import logging
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -39,6 +38,7 @@ from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import PageBuilder
 from webshellfs.compiler.dom import squash
+from webshellfs.compiler.microdata import microdata_items
 from webshellfs.compiler.microformats import microformat_items
 from webshellfs.compiler.rdfa import rdfa_items
 
@@ -92,8 +92,6 @@ _JSON_COMMENT_LINES = re.compile(r"^\s*(//.*|<!--.*-->)\s*$", re.MULTILINE)
 _WRAPPERS = re.compile(r"^\s*(<!\[CDATA\[|<!--)?|(\]\]>|-->)?\s*;?\s*$")
 # The comment-aware pass walks the text in Python: a longer invalid block is not worth it.
 MAX_LENIENT_JSON_CHARS = 1_000_000
-
-log = logging.getLogger(__name__)
 
 
 def extract_facts(root: HtmlElement, data: bytes | str, builder: PageBuilder) -> None:
@@ -327,19 +325,12 @@ def _read_json(text: str) -> Any:
 
 
 def _microdata_items(root: HtmlElement, builder: PageBuilder) -> list[tuple[str, Any]]:
-    from extruct.w3cmicrodata import MicrodataExtractor  # only pages with itemscope pay for it
-
-    try:
-        found = MicrodataExtractor().extract_items(root, builder.base_url)
-    except Exception as error:  # a third-party parser on hostile input: note it, keep the page
-        log.debug("microdata extraction failed", exc_info=True)
-        builder.note(f"facts.kv: microdata could not be read ({type(error).__name__})")
-        return []
+    found = microdata_items(root, builder.base_url)
     return [(_type_name(item.get("type")), _microdata_body(item)) for item in found]
 
 
 def _microdata_body(value: Any) -> Any:
-    """extruct's {type, properties} items as plain nested dicts."""
+    """{type, properties} items as plain nested dicts."""
     if isinstance(value, list):
         return [_microdata_body(v) for v in value]
     if isinstance(value, dict):
