@@ -67,6 +67,7 @@ from webshellfs.compiler.rules import (
 
 NAMES_CACHE_SIZE = 4096
 _ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")
+_NAVIGATION_ROLE = lxml.etree.XPath(".//*[@role='navigation']")
 _WORD_BREAK = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NOT_WORDS = re.compile(r"[\W\d_]+")
@@ -300,7 +301,15 @@ def _is_box(element: HtmlElement, weights: TextWeights) -> bool:
     links = weights.links.get(element, 0)
     if links and 2 * weights.url_links.get(element, 0) >= links:
         return False
+    if next(element.iter("table"), None) is not None:
+        return False  # a table is data, whatever is around it
     return links > 0 or next(element.iter(*BOX_TAGS), None) is not None
+
+
+def _holds_navigation(element: HtmlElement) -> bool:
+    """A block holding a nav: its links are the nav's (which goes to nav.md by itself), so
+    they say nothing about the text beside it (a disclosure menu and the region it opens)."""
+    return next(element.iter("nav"), None) is not None or bool(_NAVIGATION_ROLE(element))
 
 
 def _is_teaser_block(element: HtmlElement, weights: TextWeights) -> bool:
@@ -407,7 +416,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)
-    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and (
+    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and not _holds_navigation(element) and (
             weights.is_link_dense(element) or _is_teaser_block(element, weights)):
         region = "related"
     if region is None or region == "related" and listing:
