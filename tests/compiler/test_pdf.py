@@ -9,6 +9,13 @@ from collections.abc import Callable
 
 import pytest
 from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+)
 
 from tests.compiler.pdf_documents import (
     Run,
@@ -433,3 +440,36 @@ def test_a_page_of_too_much_content_is_read_as_plain_text(
     ]
     # Plain text: no sizes, so no headings; the words are all there.
     assert "Counts were taken in June." in tree["content/00-intro.md"]
+
+
+def test_text_drawn_inside_a_form_xobject_is_laid_out_too() -> None:
+    sheet = Sheet()
+    sheet.line("Boxed Notes", size=16, bold=True)
+    sheet.line("Text that a writer put in a form object.", size=10)
+    plain = PdfReader(io.BytesIO(write_pdf([sheet])))
+    writer = PdfWriter(clone_from=plain)
+    page = writer.pages[0]
+    form = DecodedStreamObject()
+    form.set_data(page.get_contents().get_data())
+    form.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): ArrayObject([NumberObject(0), NumberObject(0),
+                                          NumberObject(612), NumberObject(792)]),
+        NameObject("/Resources"): page["/Resources"],
+    })
+    resources = DictionaryObject(page["/Resources"])
+    resources[NameObject("/XObject")] = DictionaryObject(
+        {NameObject("/Fm1"): writer._add_object(form)}  # pypdf has no call for a bare object
+    )
+    page[NameObject("/Resources")] = resources
+    drawing = DecodedStreamObject()
+    drawing.set_data(b"q /Fm1 Do Q")
+    page[NameObject("/Contents")] = writer._add_object(drawing)
+    out = io.BytesIO()
+    writer.write(out)
+    tree = files(out.getvalue())
+
+    assert tree["content/01-boxed-notes.md"] == [
+        "# Boxed Notes", "page 1", "Text that a writer put in a form object.",
+    ]
