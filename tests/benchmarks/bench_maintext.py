@@ -12,8 +12,8 @@ comments, teasers of other articles). Scored as upstream scores it: whitespace c
 snippet a substring test; a "with" snippet found is a true positive, missed a false negative; a
 "without" snippet found is a false positive; precision, recall and F1 are summed over the
 corpus. "Ours" is the text of content/ (sections and the tables that sit in them), with our
-inline references (`[L0012]`, `[T01 …]`, `[hidden until …]`) and line markers (`- `, `> `, `1. `)
-taken out; a control's reference keeps its label. The same is measured on boilerplate/: the
+inline references (`[L0012]`, `[T01 …]`, `[hidden until …]`) and line markers (`- `, `> `,
+`1. `) taken out; a control's reference keeps its label. The same is measured on boilerplate/: the
 "with" snippets found only there are main text that left content/.
 
 The pages are split in two halves by a hash of the file name: rules are tuned on dev only,
@@ -86,7 +86,8 @@ class Tally:
     only_in_boilerplate: int = 0
     milliseconds: list[float] = field(default_factory=list)
 
-    def count(self, text: str, wanted: list[str], unwanted: list[str], elsewhere: str = "") -> tuple[list[str], list[str]]:
+    def count(self, text: str, wanted: list[str], unwanted: list[str],
+              elsewhere: str = "") -> tuple[list[str], list[str]]:
         """Score one page; returns (missed wanted snippets, found unwanted ones)."""
         missed = [s for s in wanted if _SPACE.sub(" ", s).strip() not in text]
         found = [s for s in unwanted if _SPACE.sub(" ", s).strip() in text]
@@ -144,14 +145,16 @@ def run(corpus: Path, misses: int) -> dict[str, dict[str, Tally]]:
             dev_misses.append(PageMisses(name, missed, leaked))
 
     print("## Main text on trafilatura's evaluation pages (snippets, summed over pages)\n")
-    print("| half | pages | extractor | precision | recall | F1 | \"with\" only in boilerplate/ | median ms |")
+    print("| half | pages | extractor | precision | recall | F1 "
+          "| \"with\" only in boilerplate/ | median ms |")
     print("|---|---|---|---|---|---|---|---|")
     for half in HALVES:
         for label, tally in (("webshellfs content/", tallies[half]["ours"]),
                              ("trafilatura extract", tallies[half]["trafilatura"])):
             only = str(tally.only_in_boilerplate) if label.startswith("webshellfs") else "—"
-            print(f"| {half} | {pages[half]} | {label} | {tally.precision:.4f} | {tally.recall:.4f} "
-                  f"| {tally.f1:.4f} | {only} | {statistics.median(tally.milliseconds):.1f} |")
+            print(f"| {half} | {pages[half]} | {label} | {tally.precision:.4f} "
+                  f"| {tally.recall:.4f} | {tally.f1:.4f} | {only} "
+                  f"| {statistics.median(tally.milliseconds):.1f} |")
     if misses:
         print(f"\n## dev pages with a miss ({len(dev_misses)}), first {misses}\n")
         for page in dev_misses[:misses]:

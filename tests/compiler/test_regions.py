@@ -36,20 +36,22 @@ def test_a_related_articles_list_after_the_story_goes_to_related() -> None:
             '<li><a href="/a">Another story about the same thing</a></li>'
             '<li><a href="/b">A second story</a></li></ul></div></article>')
     out = regions(html)
-    assert out["boilerplate/related.md"] == ["Mehr zum Thema", "- Another story about the same thing [L0001]",
-                                             "- A second story [L0002]"]
+    assert out["boilerplate/related.md"] == [
+        "Mehr zum Thema", "- Another story about the same thing [L0001]",
+        "- A second story [L0002]"]
     assert len(content_lines(out)) == 8
 
 
 def test_a_comment_thread_longer_than_the_story_goes_to_comments() -> None:
-    comments = "".join(f"<li><p>Comment {n}: {'a reader has a lot to say about this story. ' * 6}</p></li>"
-                       for n in range(12))
+    remark = "a reader has a lot to say about this story. " * 6
+    comments = "".join(f"<li><p>Comment {n}: {remark}</p></li>" for n in range(12))
     html = (f'<main><article><h1>The story</h1>{STORY}</article>'
-            f'<section id="comments"><h2>12 Comments</h2><ol class="commentlist">{comments}</ol></section></main>')
+            '<section id="comments"><h2>12 Comments</h2>'
+            f'<ol class="commentlist">{comments}</ol></section></main>')
     out = regions(html)
     assert out["boilerplate/comments.md"][0] == "12 Comments"
     assert len(out["boilerplate/comments.md"]) == 13
-    assert content_lines(out) == [line for line in content_lines(out) if line.startswith("Paragraph")]
+    assert all(line.startswith("Paragraph") for line in content_lines(out))
     assert len(content_lines(out)) == 8
 
 
@@ -57,7 +59,8 @@ def test_comments_named_only_by_their_heading_go_to_comments() -> None:
     html = (f'<div class="post">{STORY}<div><h3>Kommentare</h3>'
             '<p>Erster Kommentar zum Artikel.</p><p>Zweiter Kommentar.</p></div></div>')
     out = regions(html)
-    assert out["boilerplate/comments.md"] == ["Kommentare", "Erster Kommentar zum Artikel.", "Zweiter Kommentar."]
+    assert out["boilerplate/comments.md"] == [
+        "Kommentare", "Erster Kommentar zum Artikel.", "Zweiter Kommentar."]
 
 
 def test_a_newsletter_box_inside_the_story_goes_to_promo() -> None:
@@ -77,14 +80,16 @@ def test_share_bar_author_bio_tags_and_credits_each_have_their_file() -> None:
             f'{STORY}<p>Bild: Agentur Beispiel</p>'
             '<div class="sharebar"><a href="/s">Share</a> <a href="/t">Tweet</a></div>'
             '<div class="author-box"><p>Jane Doe writes about coasts and ships.</p></div>'
-            '<div class="post-tags"><span>Tags</span> <a href="/t/sea">sea</a> <a href="/t/light">light</a></div>'
+            '<div class="post-tags"><span>Tags</span> <a href="/t/sea">sea</a> '
+            '<a href="/t/light">light</a></div>'
             '</article>')
     out = regions(html)
     assert out["boilerplate/credits.md"] == ["Bild: Agentur Beispiel"]
     assert out["boilerplate/share.md"] == ["Share [L0001] Tweet [L0002]"]
     assert out["boilerplate/bio.md"] == ["Jane Doe writes about coasts and ships."]
     assert out["boilerplate/tags.md"] == ["Tags sea [L0003] light [L0004]"]
-    assert content_lines(out)[:2] == ["[I0001 image: A lighthouse]", "The lighthouse at dawn. Foto: Jane Doe"]
+    assert content_lines(out)[:2] == ["[I0001 image: A lighthouse]",
+                                      "The lighthouse at dawn. Foto: Jane Doe"]
     assert len(content_lines(out)) == 10  # the image, its caption and the story
 
 
@@ -101,15 +106,17 @@ def test_a_home_page_keeps_its_listings_as_content() -> None:
     cards = "".join(
         f'<li><h2><a href="/story-{n}">Headline of story number {n} on the front page</a></h2>'
         f'<p>Teaser {n}.</p></li>' for n in range(20))
-    html = f'<header><a href="/">Site</a></header><main><h1>Front page</h1><h2>Most read</h2><ul>{cards}</ul></main>'
+    html = ('<header><a href="/">Site</a></header>'
+            f'<main><h1>Front page</h1><h2>Most read</h2><ul>{cards}</ul></main>')
     out = regions(html)
     assert "boilerplate/related.md" not in out
     assert sum("Headline of story number" in line for line in content_lines(out)) == 20
 
 
 def test_a_table_of_links_in_the_story_stays_content() -> None:
-    rows = "".join(f'<tr><td><a href="/p/{n}">Person {n}</a></td><td><a href="/c/{n}">City {n}</a></td></tr>'
-                   for n in range(5))
-    html = f'<div class="post">{STORY}<table><tr><th>Name</th><th>Town</th></tr>{rows}</table></div>'
+    rows = "".join(f'<tr><td><a href="/p/{n}">Person {n}</a></td>'
+                   f'<td><a href="/c/{n}">City {n}</a></td></tr>' for n in range(5))
+    html = (f'<div class="post">{STORY}'
+            f'<table><tr><th>Name</th><th>Town</th></tr>{rows}</table></div>')
     page = compile_page(html, URL)
     assert [page.sections[table.section].kind for table in page.tables] == ["content"]

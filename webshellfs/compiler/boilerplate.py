@@ -73,7 +73,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NOT_WORDS = re.compile(r"[\W\d_]+")
 # Heading phrases by their words; a one-word phrase names a kind only as the whole heading
 # ("Tags"), a longer one also opening a longer heading ("Read more: Looted colonial art").
-_HEADING_PHRASES = {phrase: region for region, phrases in HEADING_REGIONS.items() for phrase in phrases}
+_HEADING_PHRASES = {
+    phrase: region for region, phrases in HEADING_REGIONS.items() for phrase in phrases
+}
 _LONGEST_PHRASE = max(len(phrase.split()) for phrase in _HEADING_PHRASES)
 
 
@@ -368,7 +370,8 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
         return region
     if len(squash(element.text_content())) <= len(heading):
         return region
-    return "related" if region == "related" and link_share(element, weights) >= RELATED_MIN_LINK_SHARE else None
+    mostly_links = link_share(element, weights) >= RELATED_MIN_LINK_SHARE
+    return "related" if region == "related" and mostly_links else None
 
 
 def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
@@ -389,7 +392,8 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     if region is None and not listing:
         region = heading_region(element, weights)
     if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
-            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE and _is_box(element, weights)):
+            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE
+            and _is_box(element, weights)):
         region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"

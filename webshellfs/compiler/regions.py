@@ -97,7 +97,8 @@ HEADING_REGIONS = {
         "more in", "you may also like", "you might also like", "recommended", "recommended for you",
         "most read", "most popular", "most viewed", "trending", "next up", "up next",
         "more news", "editors picks", "discover our latest editorial picks",
-        "mehr zum thema", "das könnte sie auch interessieren", "das könnte dich auch interessieren",
+        "mehr zum thema", "das könnte sie auch interessieren",
+        "das könnte dich auch interessieren",
         "weitere artikel", "weitere beiträge", "ähnliche artikel", "ähnliche beiträge",
         "verwandte artikel", "verwandte beiträge", "meist gelesen", "meistgelesen",
         "meist diskutiert", "meistdiskutiert", "beliebte beiträge", "beliebte artikel",
@@ -105,14 +106,16 @@ HEADING_REGIONS = {
         "lies auch", "auch interessant", "weitere themen", "mehr aus", "mehr kolumnen",
         "für dich empfohlen", "empfohlene artikel", "top artikel", "nächster artikel",
         "vorheriger artikel", "vorschau auf den nächsten artikel", "weiterlesen", "top posts",
-        "contenido relacionado", "noticias relacionadas", "artículos relacionados", "lo más leído",
+        "contenido relacionado", "noticias relacionadas", "artículos relacionados",
+        "lo más leído",
         "más leídas", "más leído", "te puede interesar", "también te puede interesar",
         "lee también", "más noticias", "visto ahora",
         "à lire aussi", "lire aussi", "articles similaires", "les plus lus", "sur le même sujet",
         "dans la même rubrique", "zobacz także", "zobacz też", "czytaj także", "czytaj też",
         "najczęściej czytane", "polecane", "articoli correlati", "leggi anche", "i più letti",
         "leia também", "mais lidas", "lees ook", "meest gelezen", "auch lesen",
-        "das thema könnte dich auch interessieren", "kommentierte artikel", "weiterführender link",
+        "das thema könnte dich auch interessieren", "kommentierte artikel",
+        "weiterführender link",
         "weiterführende links", "weiterführende informationen", "entdecke weitere",
         "lust auf mehr", "empfehlungen aus", "top themen", "saiba mais", "leia mais",
         "veja também", "recommended stories", "more like this", "popular posts", "recent posts",
@@ -158,8 +161,8 @@ MAX_HEADING_CHARS = 60
 # A list of other articles is mostly links: inside the main text, a block headed "related"
 # moves only when links make up at least this share of its text.
 RELATED_MIN_LINK_SHARE = 0.4
-# Inside the main text, a block of these that is mostly links (boilerplate.TextWeights.is_link_dense,
-# or TEASER_MIN_LINK_SHARE below) is a list of other pages: related.md. Not a paragraph (a
+# Inside the main text, a block of these that is mostly links (TextWeights.is_link_dense, or
+# TEASER_MIN_LINK_SHARE below) is a list of other pages: related.md. Not a paragraph (a
 # few links in a sentence are the article's text), not a table (a table of names is data).
 LINKS_INSIDE_MAIN_TAGS = frozenset({"ul", "ol", "div", "section", "dl"})
 # After the main text, a block holding at most this much prose (text outside links) is not
