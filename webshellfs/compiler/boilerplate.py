@@ -1,13 +1,16 @@
-"""Which parts of a page are chrome (boilerplate/) rather than its main text (content/).
+"""Which parts of a page are not its main text (boilerplate/) rather than content/.
 
 Two kinds of evidence, both deterministic:
-- what the page says: nav/aside elements, ARIA landmarks, page-level header/footer;
-- what the page shows, for pages that mark nothing: blocks named like chrome (class/id words
-  such as `sidebar`, `share`, `cookie`), skip links, and link-dense menus.
+- what the page says: nav/aside elements, ARIA landmarks, page-level header/footer, dialogs;
+- what the page shows, for pages that mark nothing: blocks named by their class/id words
+  (`sidebar`, `relatedposts`, `commentlist`, `author-box`), by the heading they open with
+  ("Mehr zum Thema", "Comments"), credit lines, skip links, link-dense menus, and short boxes
+  after the main text. The tables are in regions.py; each kind is a file of its own.
 The second kind is applied outside the main text container (the smallest element holding
-most of the page's text outside links, or the article the page marks), and inside it only for
-small blocks named like share bars, related links or a table of contents, so main text never
-leaves content/. tests/benchmarks/bench_boilerplate.py measures that on real pages.
+most of the page's text outside links, or the article the page marks), and inside it only to
+blocks holding a small share of it (share bars, related links, comments, a table of
+contents…), so main text stays in content/; a listing page keeps its lists.
+tests/benchmarks/bench_maintext.py and bench_boilerplate.py measure that on real pages.
 """
 
 from __future__ import annotations
@@ -420,8 +423,9 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)
-    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and not _holds_navigation(element) and (
-            weights.is_link_dense(element) or _is_teaser_block(element, weights)):
+    if region is None and tag in LINKS_INSIDE_MAIN_TAGS and (
+            weights.is_link_dense(element) or _is_teaser_block(element, weights)
+    ) and not _holds_navigation(element):
         region = "related"
     if region is None or region == "related" and listing:
         return None
