@@ -110,7 +110,7 @@ class PageBuilder:
         self.images: list[Image] = []
         self.actions: list[Action] = []
         self._action_index: dict[str, int] = {}
-        self._reveal_locators: list[str] = []
+        self._reveal_locators: list[tuple[str, str]] = []  # (locator, name if no object)
         self._reveal_names: list[str] | None = None
         self.tables: list[Table] = []
         self.facts: list[Fact] = []
@@ -238,10 +238,11 @@ class PageBuilder:
     def add_fact(self, key: str, value: str) -> None:
         self.facts.append(Fact(key, value))
 
-    def reveal_mark(self, locator: str) -> str:
+    def reveal_mark(self, locator: str, name: str) -> str:
         """A placeholder for the control at locator, in a `[hidden until …]` mark: the control
-        may come later in the document, so its id is put in at build()."""
-        self._reveal_locators.append(locator)
+        may come later in the document, so its id is put in at build(); `name` (`"Facts"`)
+        stands when it is no object of its own (it sits in text that is itself hidden)."""
+        self._reveal_locators.append((locator, name))
         return f"{REVEAL_MARK}{len(self._reveal_locators) - 1}{REVEAL_MARK}"
 
     def _revealed_lines(self, lines: list[str]) -> tuple[str, ...]:
@@ -251,7 +252,7 @@ class PageBuilder:
             named = {a.locator: f'{a.id} {a.control} "{_short(a.label)}"' for a in self.actions}
             for link in self.links:
                 named.setdefault(link.locator, f'{link.id} link "{_short(link.text)}"')
-            self._reveal_names = [named.get(loc, "an action") for loc in self._reveal_locators]
+            self._reveal_names = [named.get(loc, name) for loc, name in self._reveal_locators]
         names = self._reveal_names
         return tuple(
             _REVEAL_TOKEN.sub(lambda m: names[int(m.group(1))], line) if REVEAL_MARK in line

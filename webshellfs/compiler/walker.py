@@ -77,6 +77,8 @@ _TRAILING_BRACKETS = re.compile(r"\s*(?:\[[^\[\]]{0,20}\]|[#¶§🔗]+)$")
 _HAS_REF = re.compile(r"\[[ALIT]\d{2,}[\] ]")
 # Enough raw text to tell that a would-be heading is too long to be one (whitespace included).
 HEADING_TEXT_LIMIT = 4 * MAX_HEADING_CHARS
+# How much of a control's own text names it in a `[hidden until "…"]` mark when it is no object.
+MAX_REVEALER_CHARS = 40
 _UNKNOWN = object()
 # What makes urljoin change a URL it is handed: whitespace, dot segments, backslashes, brackets
 # (IPv6 hosts, which it validates), an empty query before a fragment.
@@ -317,7 +319,8 @@ class Walker:
         if revealer is None:
             return False
         self._flush()
-        mark = f"[hidden until {self.builder.reveal_mark(self.builder.locator(revealer))}] "
+        name = f'"{plain_text(revealer, MAX_REVEALER_CHARS)[:MAX_REVEALER_CHARS]}"'
+        mark = f"[hidden until {self.builder.reveal_mark(self.builder.locator(revealer), name)}] "
         self._push_prefix(mark, mark, stack)
         self.revealing += 1
         stack.append((self._end_reveal, None))
