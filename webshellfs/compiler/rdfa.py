@@ -81,7 +81,9 @@ STATEMENT_ATTRIBUTES = ("property", "typeof", "about", "resource", "vocab", "rev
 _IN_REL = re.compile(r"""\srel\s*=\s*["']?(?:[^"'<>=]*\s)?$""")
 # Occurrences of "license" looked at (inline scripts' @license comments come first).
 MAX_LICENSE_MENTIONS = 50
-_RDFA_REL = "//@rel[contains(., ':')" + "".join(f" or contains(., '{t}')" for t in INITIAL_TERMS) + "]/.."
+_RDFA_REL = (
+    "//@rel[contains(., ':')" + "".join(f" or contains(., '{t}')" for t in INITIAL_TERMS) + "]/.."
+)
 _UNDER_VOCAB = "//*[@vocab]//*[@rel]"
 _finders: dict[tuple[str, ...], lxml.etree.XPath] = {}
 _PREFIX_DECLARATION = re.compile(r"([\w.-]+):\s+(\S+)")
@@ -314,7 +316,8 @@ def _mappings(element: HtmlElement, context: _Context) -> tuple[dict[str, str], 
     declared = element.get("vocab")
     if declared is not None:
         declared = declared.strip()
-        vocab = (declared if _IRI_SCHEME.match(declared) else urljoin(context.base, declared)) or None
+        absolute = _IRI_SCHEME.match(declared)
+        vocab = (declared if absolute else urljoin(context.base, declared)) or None
     prefixes = context.prefixes
     namespaces = {k[6:].lower(): v for k, v in element.attrib.items() if k.startswith("xmlns:")}
     declarations = dict(
@@ -431,7 +434,8 @@ def _body(graph: _Graph, subject: Node, page: Node, path: set[Node]) -> dict[str
         if rendered:
             name = short_name(predicate)
             previous = body.get(name)
-            merged = ([] if previous is None else previous if isinstance(previous, list) else [previous])
+            merged = [] if previous is None else (
+                previous if isinstance(previous, list) else [previous])
             merged += rendered
             body[name] = merged[0] if len(merged) == 1 else merged
     return body

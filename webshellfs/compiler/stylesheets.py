@@ -4,20 +4,21 @@ A browser capture marks what its layout shows nowhere; a page fetched over plain
 to `webshellfs compile`) has only its markup. Here the page's `<style>` elements are split into
 rules, the declarations that can hide text are kept, their selectors parsed (cssselect) and
 matched right to left from an index of the document's tags, classes, ids and attributes, and
-cascaded by importance, specificity and order, with the inline style on top. An element whose resulting
-style hides it (display:none, visibility:hidden, off-screen, no size, clipped, transparent,
-invisible ink, font-size 0) gets the browser's mark (`dom.UNSEEN_ATTRIBUTE`) and the walker
-moves its text to boilerplate/hidden.md. Moved, never dropped: this cascade is an
-approximation (no linked stylesheets, no scripts, a viewport assumed 1280 px wide), so a wrong
-guess costs a line in the wrong file, not the text.
+cascaded by importance, specificity and order, with the inline style on top. An element
+whose resulting style hides it (display:none, visibility:hidden, off-screen, no size,
+clipped, transparent, invisible ink, font-size 0) gets the browser's mark
+(`dom.UNSEEN_ATTRIBUTE`) and the walker moves its text to boilerplate/hidden.md. Moved, never
+dropped: this cascade is an approximation (no linked stylesheets, no scripts, a viewport
+assumed 1280 px wide), so a wrong guess costs a line in the wrong file, not the text.
 
 Bounded whatever the page: at most MAX_STYLESHEET_CHARS of CSS are read, at most MAX_RULES
 rules about visibility are used, and matching stops after MAX_MATCH_WORK steps; what is left
 over is said in the page's notes. Only the elements some rule could hide by itself are
 candidates; the other rules (a `display:block` after a `display:none`) are matched against
 those alone, and only those whose last compound names tags, classes and ids these elements
-have are parsed at all. Rules are split by one regular expression rather than by tinycss2, measured at
-about 150 KB of CSS per second here: only their structure and declarations are needed.
+have are parsed at all. Rules are split by one regular expression rather than by tinycss2,
+measured at about 150 KB of CSS per second here: only their structure and declarations are
+needed.
 """
 
 from __future__ import annotations
