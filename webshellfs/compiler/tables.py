@@ -187,8 +187,10 @@ def build_table(element: HtmlElement, builder: PageBuilder) -> Emitted:
 
 
 def is_aria_table(element: HtmlElement) -> bool:
-    """A data table made of ARIA roles on other elements than <table>."""
-    return element.tag != "table" and role_of(element) in DATA_ROLES
+    """A data table made of ARIA roles on other elements than <table>. Only role=table: a
+    `div role=grid` is a widget (a combobox's popup, a grid of buttons), walked for its
+    controls."""
+    return element.tag != "table" and role_of(element) == "table"
 
 
 def _shown(slot: _Slot) -> str:
