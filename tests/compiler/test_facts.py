@@ -266,3 +266,20 @@ def test_microdata_nested_past_the_limit_is_read_as_text() -> None:
     builder = extracted(f'<div itemscope itemtype="https://schema.org/A">{nested}</div>')
     (fact,) = builder.facts
     assert fact.key.startswith("microdata.A.p.p.p") and fact.value == "x"
+
+
+def test_rdfa_and_microformats_nested_as_deep_as_the_parser_allows_never_raise() -> None:
+    def chain(depth: int) -> str:
+        return ('<div rel="dc:relation">' * depth + '<span property="dc:title">x</span>'
+                + "</div>" * depth)
+
+    def cards(depth: int) -> str:
+        return ('<div class="h-card">' + '<span class="p-org h-card">' * depth + "Org"
+                + "</span>" * depth + "</div>")
+
+    html = chain(2_000) + chain(3) + cards(2_000)
+    page = compile_page(f"<html><body>{html}</body></html>", "https://example.test/")
+    facts = render_page(page)["facts.kv"].decode().splitlines()
+    assert "rdfa.page.relation.relation.relation.title = x" in facts
+    assert [line for line in facts if line.startswith("microformats.")] == [
+        "microformats.h-card.org" + ".org" * 10 + " = Org"]

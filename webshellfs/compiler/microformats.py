@@ -25,6 +25,8 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 MAX_ITEMS = 500
+# Items written inside items, at most: deeper ones are read as their text.
+MAX_NESTING = 10
 
 ROOT_TYPES = frozenset({
     "h-adr", "h-app", "h-card", "h-cite", "h-entry", "h-event", "h-feed", "h-geo", "h-item",
@@ -79,7 +81,7 @@ def _property_names(element: HtmlElement) -> list[tuple[str, str]]:
     return found
 
 
-def _item(item: HtmlElement, resolve: Resolve) -> dict[str, Any]:
+def _item(item: HtmlElement, resolve: Resolve, depth: int = 0) -> dict[str, Any]:
     """An item's properties, from its descendants down to (not into) the items inside it."""
     properties: dict[str, list[Any]] = {}
     kinds: set[str] = set()
@@ -92,7 +94,8 @@ def _item(item: HtmlElement, resolve: Resolve) -> dict[str, Any]:
         nested = nested or is_item
         for prefix, name in names:
             kinds.add(prefix)
-            value = _item(element, resolve) if is_item else _value(element, prefix, resolve)
+            value = (_item(element, resolve, depth + 1) if is_item and depth < MAX_NESTING
+                     else _value(element, prefix, resolve))
             if value:
                 properties.setdefault(name, []).append(value)
         if not is_item:

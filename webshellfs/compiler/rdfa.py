@@ -30,6 +30,8 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 MAX_ITEM_NESTING = 6
+# Blank nodes written one inside another, at most (facts.kv keys stop at 12 parts anyway).
+MAX_NESTED_NODES = 12
 
 # The RDFa 1.1 initial context (prefixes a page may use without declaring them).
 INITIAL_PREFIXES = {
@@ -442,13 +444,17 @@ def _body(graph: _Graph, subject: Node, page: Node, path: set[Node]) -> dict[str
 
 
 def _values(graph: _Graph, values: list[Node | str], page: Node, path: set[Node]) -> Iterator[Any]:
+    """Literals, IRIs, and the blank nodes written inside (none past MAX_NESTED_NODES: a
+    chain of hanging rels can be as deep as the page)."""
     for value in values:
         if not isinstance(value, Node):
             yield value
         elif not value.blank:
             yield value.name
-        elif value not in path and graph.properties.get(value):
-            yield _body(graph, value, page, path | {value})
+        elif value not in path and graph.properties.get(value) and len(path) < MAX_NESTED_NODES:
+            body = _body(graph, value, page, path | {value})
+            if body:  # empty when all it holds is past the limit
+                yield body
 
 
 def short_name(iri: str) -> str:
