@@ -120,3 +120,10 @@ def test_a_table_of_links_in_the_story_stays_content() -> None:
             f'<table><tr><th>Name</th><th>Town</th></tr>{rows}</table></div>')
     page = compile_page(html, URL)
     assert [page.sections[table.section].kind for table in page.tables] == ["content"]
+
+
+def test_an_unnamed_list_of_links_into_the_page_is_a_table_of_contents() -> None:
+    html = (f'<div class="post"><ul><li><a href="#one">One</a></li><li><a href="#two">Two</a></li>'
+            f'<li><a href="#three">Three</a></li></ul>{STORY}</div>')
+    assert regions(html)["boilerplate/nav.md"] == [
+        "- One [L0001]", "- Two [L0002]", "- Three [L0003]"]

@@ -317,6 +317,12 @@ def _holds_navigation(element: HtmlElement) -> bool:
     return next(element.iter("nav"), None) is not None or bool(_NAVIGATION_ROLE(element))
 
 
+def _is_table_of_contents(element: HtmlElement) -> bool:
+    """A list of links into the page itself (`#fragment`s): a table of contents, nav.md."""
+    hrefs = [(a.get("href") or "") for a in element.iter("a") if a.get("href") is not None]
+    return bool(hrefs) and all(href.startswith("#") for href in hrefs)
+
+
 def _is_teaser_block(element: HtmlElement, weights: TextWeights) -> bool:
     """Cards of other articles: a few links that carry most of the block's text."""
     return (weights.links.get(element, 0) >= TEASER_MIN_LINKS
@@ -426,7 +432,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     if region is None and tag in LINKS_INSIDE_MAIN_TAGS and (
             weights.is_link_dense(element) or _is_teaser_block(element, weights)
     ) and not _holds_navigation(element):
-        region = "related"
+        region = "nav" if _is_table_of_contents(element) else "related"
     if region is None or region == "related" and listing:
         return None
     if region == "related" and by_heading and tag not in HEADING_PARAGRAPH_TAGS and (
