@@ -27,7 +27,6 @@ from urllib.parse import unquote, urlsplit
 
 from webshellfs.compiler.builder import PageBuilder
 from webshellfs.compiler.parse import decode
-from webshellfs.compiler.pdf import compile_pdf
 from webshellfs.compiler.plaintables import add_header_table
 from webshellfs.contract.records import CompiledPage
 
@@ -135,6 +134,10 @@ def compile_nonhtml(data: bytes, url: str, content_type: str) -> CompiledPage | 
 
 
 def _pdf(data: bytes, content_type: str, builder: PageBuilder) -> None:
+    # Imported here: pypdf and pdfminer take about a second to import, which every compile
+    # worker would pay at its start for pages that are almost never PDFs.
+    from webshellfs.compiler.pdf import compile_pdf
+
     compile_pdf(data, builder)
 
 
