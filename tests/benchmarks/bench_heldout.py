@@ -36,7 +36,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
@@ -45,7 +45,13 @@ import lxml.html
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.benchmarks.bench_interaction import Agent, Daemon, TaskFailed  # noqa: E402
+from tests.benchmarks.bench_interaction import (  # noqa: E402
+    Agent,
+    Daemon,
+    TaskFailed,
+    TaskResult,
+    attempt,
+)
 from tests.fs.test_aria_practices import EXAMPLES as DEV_EXAMPLES  # noqa: E402
 from tests.fs.test_aria_practices import _QuietHandler  # noqa: E402
 
@@ -537,12 +543,8 @@ def table_lookup(agent: Agent) -> None:
 # Running --------------------------------------------------------------------------------------
 
 @dataclass
-class Result:
-    task: str
-    passed: int = 0
-    runs: int = 0
-    read: list[int] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
+class Result(TaskResult):
+    task: str = ""
 
 
 def plan(held_out: list[str]) -> dict[str, tuple[str, Callable[[Agent], None]]]:
@@ -563,20 +565,9 @@ def run(daemon: Daemon, corpus: Corpus, planned: dict[str, tuple[str, Callable[[
     results: dict[str, Result] = {}
     runs = itertools.count(1)
     for example, (task_name, task) in planned.items():
-        result = results.setdefault(example, Result(task_name))
+        result = results.setdefault(example, Result(task=task_name))
         for _ in range(rounds):
-            agent = Agent(daemon, corpus, next(runs))  # type: ignore[arg-type]
-            try:
-                task(agent)
-                result.passed += 1
-            except TaskFailed as failure:
-                steps = "\n".join(f"  {step}" for step in agent.transcript)
-                result.failures.append(f"{failure}\nsteps:\n{steps}")
-            result.runs += 1
-            result.read.append(agent.read)
-            for page in dict.fromkeys(reversed(agent.pages)):
-                if daemon.ctl(f"close {page}").ok:
-                    break
+            attempt(daemon, corpus, next(runs), task, result)  # type: ignore[arg-type]
             print(f"{'ok  ' if result.failures == [] else 'FAIL'} {example}", file=sys.stderr,
                   flush=True)
     return results

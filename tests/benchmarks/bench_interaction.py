@@ -546,6 +546,24 @@ class TaskResult:
     failures: list[str] = field(default_factory=list)
 
 
+def attempt(daemon: Daemon, site: LiveSite, run: int, task: Callable[[Agent], None],
+            result: TaskResult) -> None:
+    """One run of a task by a fresh agent, counted in result (a failure with its steps);
+    its tab is closed after."""
+    agent = Agent(daemon, site, run)
+    try:
+        task(agent)
+        result.passed += 1
+    except TaskFailed as failure:
+        steps = "\n".join(f"  {step}" for step in agent.transcript)
+        result.failures.append(f"{failure}\nsteps:\n{steps}")
+    result.runs += 1
+    result.read.append(agent.read)
+    for page in dict.fromkeys(reversed(agent.pages)):
+        if daemon.ctl(f"close {page}").ok:
+            break  # the tab is closed; the other pages were its earlier states
+
+
 def run_tasks(daemon: Daemon, site: LiveSite, rounds: int, only: str) -> dict[str, TaskResult]:
     results: dict[str, TaskResult] = {}
     runs = itertools.count(1)
@@ -554,18 +572,7 @@ def run_tasks(daemon: Daemon, site: LiveSite, rounds: int, only: str) -> dict[st
             continue
         result = results.setdefault(name, TaskResult())
         for _ in range(rounds):
-            agent = Agent(daemon, site, next(runs))
-            try:
-                task(agent)
-                result.passed += 1
-            except TaskFailed as failure:
-                steps = "\n".join(f"  {step}" for step in agent.transcript)
-                result.failures.append(f"{failure}\nsteps:\n{steps}")
-            result.runs += 1
-            result.read.append(agent.read)
-            for page in dict.fromkeys(reversed(agent.pages)):
-                if daemon.ctl(f"close {page}").ok:
-                    break  # the tab is closed; the other pages were its earlier states
+            attempt(daemon, site, next(runs), task, result)
     return results
 
 
