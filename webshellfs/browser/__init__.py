@@ -20,7 +20,6 @@ NotFoundError (a tab or element that is gone, with the reason), UsageError (bad 
 """
 
 from webshellfs.browser.fetcher import BrowserFetcher
-from webshellfs.browser.operations import field_key
 from webshellfs.browser.options import BrowserOptions, parse_browser_spec
 from webshellfs.browser.pool import TabGone
 from webshellfs.browser.records import (
@@ -39,7 +38,6 @@ __all__ = [
     "CapturedResponse",
     "DialogRecord",
     "DownloadRecord",
-    "field_key",
     "Gesture",
     "TabCapture",
     "TabGone",

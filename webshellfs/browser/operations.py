@@ -1,14 +1,16 @@
 """What `execute` does to one element, by operation name (the compiled action's kind).
 
-Each operation takes the element's Playwright locator, the user's name=value inputs and a
-timeout in milliseconds. Wrong inputs (an option that does not exist, a field the form lacks)
-raise UsageError with the valid choices; nothing has been done at that point for single
-controls, and for forms the checks run before the first field is touched.
+Each operation takes the element's Playwright locator, the command's inputs (its name=value
+pairs and, for a form, where the capture saw each named field) and a timeout in milliseconds.
+Wrong inputs (an option that does not exist, a field the form lacks) raise UsageError with the
+valid choices; nothing has been done at that point for single controls, and for forms the
+checks run before the first field is touched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -18,7 +20,19 @@ from webshellfs.browser.values import field_value, number_in_range
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.errors import NotFoundError, UsageError
 
-Operation = Callable[[Locator, Mapping[str, str], float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """A command's name=value pairs, and where the capture saw each named field of a form (its
+    data-wsfs-id): a field the page gave no name attribute, or one that joins the form from
+    elsewhere by form=ID, is found by that element."""
+
+    values: Mapping[str, str] = field(default_factory=dict)
+    seen_at: Mapping[str, str] = field(default_factory=dict)
+
+
+Operation = Callable[[Locator, Inputs, float], Awaitable[None]]
 
 _FALSE_WORDS = ("", "0", "false", "off", "no", "unchecked")
 
@@ -147,13 +161,13 @@ async def _hit_target(element: Locator) -> Locator:
     return element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, str(label)))
 
 
-async def click(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
     """A click; a hidden input's label stand-in is only looked for when checking (a click
     action is a button, a link or a found element, never a box behind a label)."""
     await element.click(timeout=timeout)
 
 
-async def hover(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def hover(element: Locator, inputs: Inputs, timeout: float) -> None:
     await element.hover(timeout=timeout)
 
 
@@ -205,9 +219,9 @@ _TYPED_FIELD = """
 """
 
 
-async def fill(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def fill(element: Locator, inputs: Inputs, timeout: float) -> None:
     """Type the value; a date, time, range or ARIA slider takes it in its own form."""
-    value = single_value(values, "fill")
+    value = single_value(inputs.values, "fill")
     if value and await element.evaluate_all(_TYPED_FIELD):
         head, tail = value[:-MAX_TYPED_CHARS], value[-MAX_TYPED_CHARS:]
         await element.fill(head, timeout=timeout)
@@ -241,7 +255,8 @@ async def _choose_in_popup(combobox: Locator, popup: str, wanted: str, timeout: 
     open, then click the option in the list it pops up."""
     if await combobox.get_attribute("aria-expanded", timeout=timeout) != "true":
         await combobox.click(timeout=timeout)
-    await select(combobox.page.locator(attribute_selector("id", popup)), {"value": wanted}, timeout)
+    await select(combobox.page.locator(attribute_selector("id", popup)), Inputs({"value": wanted}),
+                 timeout)
 
 
 # The keys that move an ARIA slider or spin button up and down, by axis: sliders answer to the
@@ -278,20 +293,20 @@ async def _slide(slider: Locator, wanted: float, timeout: float) -> None:
     raise UsageError(f"the slider did not reach {wanted:g} in {MAX_SLIDER_STEPS} steps")
 
 
-async def enter(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def enter(element: Locator, inputs: Inputs, timeout: float) -> None:
     """Type into a search field (if a value is given) and press Enter."""
-    if values:
-        await element.fill(single_value(values, "enter"), timeout=timeout)
+    if inputs.values:
+        await element.fill(single_value(inputs.values, "enter"), timeout=timeout)
     await element.press("Enter", timeout=timeout)
 
 
-async def select(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def select(element: Locator, inputs: Inputs, timeout: float) -> None:
     """Choose by value or label: in a <select>, a radio group, or an ARIA list box; an
     option element on its own (no value given) is simply clicked."""
-    if not values:
+    if not inputs.values:
         await element.click(timeout=timeout)
         return
-    wanted = single_value(values, "select")
+    wanted = single_value(inputs.values, "select")
     picked = await _pick(element, wanted)
     if "value" in picked:
         await element.select_option(value=picked["value"], timeout=timeout)
@@ -307,8 +322,9 @@ async def select(element: Locator, values: Mapping[str, str], timeout: float) ->
         raise UsageError(f"no choice {wanted!r}; choices: {' | '.join(picked['choices'])}")
 
 
-async def check(element: Locator, values: Mapping[str, str], timeout: float) -> None:
-    wanted = True if not values else single_value(values, "check").lower() not in _FALSE_WORDS
+async def check(element: Locator, inputs: Inputs, timeout: float) -> None:
+    given = inputs.values
+    wanted = True if not given else single_value(given, "check").lower() not in _FALSE_WORDS
     await _set_checked(element, wanted, timeout)
 
 
@@ -328,7 +344,7 @@ async def _set_checked(element: Locator, wanted: bool, timeout: float) -> None:
         await (await _hit_target(element)).click(timeout=timeout)
 
 
-async def uncheck(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def uncheck(element: Locator, inputs: Inputs, timeout: float) -> None:
     await _set_checked(element, False, timeout)
 
 
@@ -345,47 +361,38 @@ _SAME_TAB = """
 """
 
 
-async def follow(element: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def follow(element: Locator, inputs: Inputs, timeout: float) -> None:
     """Follow a link in the same tab, even one that asks for a new window."""
     await element.evaluate(_SAME_TAB)
     await element.click(timeout=timeout)
 
 
-async def submit(form: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def submit(form: Locator, inputs: Inputs, timeout: float) -> None:
     """Fill the fields given, then submit as a person does: click the form's own visible
     submit button, else press Enter in a text field (the browser's implicit submission, which
     the page's handlers hear). A form with neither (a panel of checkboxes a script reacts to)
     has only its fields set."""
-    await set_fields(form, values, timeout)
+    await set_fields(form, inputs, timeout)
     submitters = form.locator(_SUBMITTERS)
     for index in range(await submitters.count()):
         button = submitters.nth(index)
         if await button.is_visible():
             await button.click(timeout=timeout)
             return
-    typed = await _text_field(form, values)
+    typed = await _text_field(form, inputs)
     if typed is not None:
         await typed.press("Enter", timeout=timeout)
 
 
-async def set_fields(form: Locator, values: Mapping[str, str], timeout: float) -> None:
+async def set_fields(form: Locator, inputs: Inputs, timeout: float) -> None:
     """Fill, check or choose each field given, in order, without submitting. Every name and
     choice is checked before the first field is touched."""
-    steps = [await _field_step(form, name, value, timeout) for name, value in values.items()]
+    steps = [
+        await _field_step(form, name, value, inputs.seen_at.get(name, ""), timeout)
+        for name, value in inputs.values.items()
+    ]
     for step in steps:
         await step()
-
-
-# A form's input keyed `name FIELD_AT locator` (engine: field_key) is found by its name, else
-# by the element the capture saw: a field the page gave no name attribute, or one that joins
-# the form from elsewhere by form=ID.
-FIELD_AT = "\x1f"
-
-
-def field_key(name: str, locator: str) -> str:
-    """The key under which a form's input reaches the browser: its name, and where the
-    capture saw it (a static compile's XPath locator is not used: the DOM is the live one)."""
-    return f"{name}{FIELD_AT}{locator}" if locator and not locator.startswith("/") else name
 
 
 # Inputs in which Enter submits the form they belong to.
@@ -396,19 +403,18 @@ _IMPLICIT_SUBMIT = (
 )
 
 
-async def _text_field(form: Locator, values: Mapping[str, str]) -> Locator | None:
+async def _text_field(form: Locator, inputs: Inputs) -> Locator | None:
     """The field to press Enter in: the last text field given, else the form's first one."""
-    for name in reversed(list(values)):
-        field = await _form_field(form, name)
-        if field is not None and await field.evaluate(f"(e) => e.matches({_IMPLICIT_SUBMIT!r})"):
-            return field
+    for name in reversed(list(inputs.values)):
+        typed = await _form_field(form, name, inputs.seen_at.get(name, ""))
+        if typed is not None and await typed.evaluate(f"(e) => e.matches({_IMPLICIT_SUBMIT!r})"):
+            return typed
     fields = form.locator(_IMPLICIT_SUBMIT)
     return fields.first if await fields.count() else None
 
 
-async def _form_field(form: Locator, key: str) -> Locator | None:
-    """A form's field by its name attribute, else by its element (see field_key)."""
-    name, _, locator = key.partition(FIELD_AT)
+async def _form_field(form: Locator, name: str, locator: str) -> Locator | None:
+    """A form's field by its name attribute, else by the element the capture saw."""
     if name:
         found = form.locator(attribute_selector("name", name))
         if await found.count():
@@ -423,11 +429,10 @@ async def _form_field(form: Locator, key: str) -> Locator | None:
 
 
 async def _field_step(
-    form: Locator, key: str, value: str, timeout: float
+    form: Locator, name: str, value: str, seen_at: str, timeout: float
 ) -> Callable[[], Awaitable[None]]:
     """Check one name=value against the form and return the step that applies it."""
-    name = key.partition(FIELD_AT)[0]
-    first = await _form_field(form, key)
+    first = await _form_field(form, name, seen_at)
     if first is None:
         names = await form.evaluate(
             "(f) => Array.from(f.elements).map((e) => e.name).filter((n) => n)"
@@ -449,7 +454,7 @@ async def _field_step(
     if tag == "select":
         option = await option_value(first, value)
         return lambda: _select(first, option, timeout)
-    return lambda: fill(first, {name: value}, timeout)
+    return lambda: fill(first, Inputs({name: value}), timeout)
 
 
 async def _select(element: Locator, value: str, timeout: float) -> None:

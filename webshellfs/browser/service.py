@@ -85,14 +85,16 @@ class Browser:
         operation: str,
         values: Mapping[str, str] | None = None,
         gesture: Gesture | None = None,
+        field_elements: Mapping[str, str] | None = None,
     ) -> TabCapture:
         """Run operation (click, fill, select, check, uncheck, submit, enter, navigate…) on the
         element with that locator (a data-wsfs-id, or an XPath from a static compile), or a
         gesture (double-click, key presses, drag … see browser/gestures.py) instead; a gesture
-        with no locator acts on the page."""
+        with no locator acts on the page. For a form, field_elements gives the data-wsfs-id of
+        each named field as the capture saw it, for the fields the page gave no name."""
         how = gesture or Gesture()
-        return await self._call(
-            lambda s: s.saving_profile(s.execute(tab_id, locator, operation, values or {}, how)))
+        return await self._call(lambda s: s.saving_profile(
+            s.execute(tab_id, locator, operation, values or {}, how, field_elements)))
 
     async def navigate(self, tab_id: str, url: str) -> TabCapture:
         return await self._call(lambda s: s.saving_profile(s.navigate(tab_id, url)))

@@ -26,7 +26,7 @@ from webshellfs.browser.discovery import LISTENER_LOG
 from webshellfs.browser.gate import Gate
 from webshellfs.browser.gestures import GESTURES
 from webshellfs.browser.loading import NavigationLoop, fetch_raw, is_html, settle, snapshot
-from webshellfs.browser.operations import OPERATIONS
+from webshellfs.browser.operations import OPERATIONS, Inputs
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.pool import TabPool
@@ -150,6 +150,7 @@ class Session:
         operation: str,
         values: Mapping[str, str],
         gesture: Gesture = NO_GESTURE,
+        field_elements: Mapping[str, str] | None = None,
     ) -> TabCapture:
         """Act on one element of a live tab (or, for a gesture with no locator, on the page),
         wait for navigation or the DOM to settle, capture. Without a gesture the action's own
@@ -172,7 +173,7 @@ class Session:
                                              timeout)
             else:
                 assert act is not None and element is not None
-                await act(element, values, timeout)
+                await act(element, Inputs(values, field_elements or {}), timeout)
                 for key in gesture.keys:
                     await element.press(key, timeout=timeout)
             _note_busy(tab, await settle(tab, self.options))

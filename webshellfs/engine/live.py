@@ -30,7 +30,6 @@ from webshellfs.browser import (
     Gesture,
     TabCapture,
     TabGone,
-    field_key,
 )
 from webshellfs.compiler import KnownAction, PriorActions
 from webshellfs.contract.layout import (
@@ -375,8 +374,8 @@ class LiveTabs:
         action: Mapping[str, Any],
     ) -> TabCapture:
         return await self.browser.execute(
-            tab, str(action.get("locator") or ""), _operation(command, action),
-            _field_keys(action, values), gesture,
+            tab, str(action.get("locator") or ""), _operation(command, action), values, gesture,
+            _field_elements(action),
         )
 
     async def _found_again(
@@ -683,17 +682,16 @@ def _operation(command: ctl.Execute, action: Mapping[str, Any]) -> str:
     return FILL_OPERATIONS[kind]
 
 
-def _field_keys(action: Mapping[str, Any], values: dict[str, str]) -> dict[str, str]:
-    """A form's inputs keyed so the browser finds each field by its name, else by the element
-    the capture saw (a field the page gave no name: `field3`, or its id)."""
+def _field_elements(action: Mapping[str, Any]) -> dict[str, str]:
+    """Where the capture saw each named field of a form action: the browser finds a field the
+    page gave no name (`field3`) by it. A static compile's XPath is left out: the tab's DOM is
+    the live one, not the document that XPath was taken from."""
     if action.get("kind") != "submit":
-        return values
-    locators = {
-        str(f.get("name")): str(f.get("locator") or "")
-        for f in action.get("fields") or []
-    }
+        return {}
     return {
-        field_key(name, locators.get(name, "")): value for name, value in values.items()
+        str(f.get("name")): str(f.get("locator"))
+        for f in action.get("fields") or []
+        if f.get("locator") and not str(f.get("locator")).startswith("/")
     }
 
 
