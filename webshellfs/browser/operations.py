@@ -16,7 +16,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
-from webshellfs.browser.values import field_value, number_in_range
+from webshellfs.browser.values import FORMS, field_value, number_in_range
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.errors import NotFoundError, UsageError
 
@@ -171,17 +171,29 @@ async def hover(element: Locator, inputs: Inputs, timeout: float) -> None:
     await element.hover(timeout=timeout)
 
 
-# What a field is, for a value Playwright's fill refused: [tag, type, min, max, ARIA value
-# now, ARIA min, ARIA max, the id of the list a combobox pops up].
+# What a field is: [tag, type, min, max, ARIA value now, ARIA min, ARIA max, the id of the
+# list a combobox pops up, whether it is typed into key by key].
+#
+# A text field that acts on each key (an autocomplete filtering its list on keyup, a combobox)
+# hears nothing from fill's single input event: it is typed into key by key, as a person
+# types. Known by its role or aria-autocomplete, or by the key listeners the page gave it
+# (the log browser/discovery.py installs).
 _DESCRIBE_INPUT = """
 (found) => {
   const el = found[0];
   if (!el) return null;
   const aria = (name) => el.getAttribute('aria-value' + name) || '';
-  const popup = el.getAttribute('role') === 'combobox'
+  const role = el.getAttribute('role');
+  const popup = role === 'combobox'
     ? el.getAttribute('aria-controls') || el.getAttribute('aria-owns') || '' : '';
-  return [el.localName, (el.type || '').toLowerCase(), el.min || '', el.max || '',
-    aria('now'), aria('min'), aria('max'), popup];
+  const kind = (el.type || '').toLowerCase();
+  const text = el.localName === 'textarea'
+    || (el.localName === 'input' && ['text', 'search', 'email', 'url', 'tel'].includes(kind));
+  const log = window.__wsfsListeners;
+  const typed = text && (role === 'combobox' || el.hasAttribute('aria-autocomplete')
+    || (!!log && log.types(el).some((type) => type.startsWith('key'))));
+  return [el.localName, kind, el.min || '', el.max || '', aria('now'), aria('min'), aria('max'),
+    popup, typed];
 }
 """
 # A range input set as a drag of its thumb leaves it: the value, then input and change events.
@@ -198,56 +210,51 @@ _SET_RANGE = """
 _REFUSED_VALUE = ("Malformed value", 'cannot be filled', "Element is not an <input>")
 # An ARIA slider moved by keys goes at most this many steps.
 MAX_SLIDER_STEPS = 500
+# A long value typed key by key is filled but for its last MAX_TYPED_CHARS, which are typed:
+# the keys the page hears end on the whole value.
 MAX_TYPED_CHARS = 200
-
-
-# A text field that acts on each key (an autocomplete filtering its list on keyup, a combobox)
-# hears nothing from fill's single input event: it is typed into key by key, as a person
-# types. Known by its role or aria-autocomplete, or by the key listeners the page gave it
-# (the log browser/discovery.py installs). A long value is filled but for its last
-# MAX_TYPED_CHARS, which are typed: the keys the page hears end on the whole value.
-_TYPED_FIELD = """
-(found) => {
-  const el = found[0];
-  const typed = el && (el.localName === 'textarea'
-    || (el.localName === 'input' && ['text', 'search', 'email', 'url', 'tel'].includes(el.type)));
-  if (!typed) return false;
-  if (el.getAttribute('role') === 'combobox' || el.hasAttribute('aria-autocomplete')) return true;
-  const log = window.__wsfsListeners;
-  return !!log && log.types(el).some((type) => type.startsWith('key'));
-}
-"""
 
 
 async def fill(element: Locator, inputs: Inputs, timeout: float) -> None:
     """Type the value; a date, time, range or ARIA slider takes it in its own form."""
     value = single_value(inputs.values, "fill")
-    if value and await element.evaluate_all(_TYPED_FIELD):
-        head, tail = value[:-MAX_TYPED_CHARS], value[-MAX_TYPED_CHARS:]
-        await element.fill(head, timeout=timeout)
-        await element.press_sequentially(tail, timeout=timeout)
-        return
-    try:
-        await element.fill(value, timeout=timeout)
-        return
-    except PlaywrightError as error:
-        if not any(marker in str(error) for marker in _REFUSED_VALUE):
-            raise
     described = await element.evaluate_all(_DESCRIBE_INPUT)
     if described is None:
         raise NotFoundError("the element is no longer on the page")
-    tag, kind, low, high, now, aria_low, aria_high, popup = described
-    if tag == "input" and kind == "range":
+    tag, kind, low, high, now, aria_low, aria_high, popup, typed = described
+    if value and typed:
+        head, tail = value[:-MAX_TYPED_CHARS], value[-MAX_TYPED_CHARS:]
+        await element.fill(head, timeout=timeout)
+        await element.press_sequentially(tail, timeout=timeout)
+    elif tag == "input" and kind == "range":
         number_in_range(value, low, high)
         await element.evaluate(_SET_RANGE, value)
-    elif tag == "input":
-        await element.fill(field_value(kind, value), timeout=timeout)
-    elif now:
-        await _slide(element, number_in_range(value, aria_low, aria_high), timeout)
-    elif popup:
-        await _choose_in_popup(element, popup, value, timeout)
+    elif tag == "input" and kind in FORMS:
+        await _fill_checked(element, field_value(kind, value), value, timeout)
     else:
-        raise UsageError("the element takes no typed value; execute it without one to click it")
+        try:
+            await element.fill(value, timeout=timeout)
+            return
+        except PlaywrightError as error:
+            if not any(marker in str(error) for marker in _REFUSED_VALUE):
+                raise
+        if tag == "input":
+            await _fill_checked(element, value, value, timeout)
+        elif now:
+            await _slide(element, number_in_range(value, aria_low, aria_high), timeout)
+        elif popup:
+            await _choose_in_popup(element, popup, value, timeout)
+        else:
+            raise UsageError(
+                "the element takes no typed value; execute it without one to click it")
+
+
+async def _fill_checked(element: Locator, value: str, given: str, timeout: float) -> None:
+    """Fill a field the browser sanitizes (a date, a time, a number) and make sure it kept
+    the value: a field left empty in silence is the one outcome a command must not have."""
+    await element.fill(value, timeout=timeout)
+    if await element.input_value(timeout=timeout) != value:
+        raise UsageError(f"the field did not take {given!r}")
 
 
 async def _choose_in_popup(combobox: Locator, popup: str, wanted: str, timeout: float) -> None:
