@@ -76,6 +76,8 @@ CANCELLED = "sell the cow"
 # What a person calls the controls, in the words the apps' pages show (any of them).
 NEW_TODO = ("What needs to be done?",)
 TOGGLE_ALL = ("Mark all as complete", "Toggle all", "Mark all")
+# A field to type into: a field alone, or a form of one field.
+FIELD = "fill|submit"
 REF = re.compile(r"\[([AL]\d{4})\b([^\]]*)\]")
 DELETE_WORDS = re.compile(r"delete|remove|destroy|×|✕|✖", re.I)
 
@@ -110,13 +112,22 @@ def refs_showing(line: str, phrase: str) -> list[str]:
 
 
 def wants(columns: list[str], want: str) -> bool:
-    return len(columns) > 3 and (columns[1] == want or bool(
-        re.search(rf"\bon: [^\t]*\b{want}\b", columns[3])))
+    """The row has one of the kinds in `want` (`fill|submit`), or answers to that gesture."""
+    return len(columns) > 3 and (columns[1] in want.split("|") or bool(
+        re.search(rf"\bon: [^\t]*\b(?:{want})\b", columns[3])))
 
 
-def fill(agent: Agent, page: str, field: str, text: str, key: str) -> str:
-    return agent.act(f"execute {page} {field} {agent.input_name(page, field)}="
-                     f"{shlex.quote(text)} --press {key}")
+def type_into(agent: Agent, page: str, field: str, text: str, key: str) -> str:
+    """Type `text` into the field and press `key` there, as a person does. A field that is a
+    form (kind submit) is submitted by `execute` pressing Enter in it; another key is pressed
+    on the form after `fill`."""
+    name = agent.input_name(page, field)
+    if agent.row(page, field)[1] != "submit":
+        return agent.act(f"execute {page} {field} {name}={shlex.quote(text)} --press {key}")
+    if key == "Enter":
+        return agent.act(f"execute {page} {field} {name}={shlex.quote(text)}")
+    page = agent.act(f"fill {page} {field} {name}={shlex.quote(text)}")
+    return agent.act(f"press {page} {field} {key}")
 
 
 def shown(agent: Agent, page: str, text: str) -> list[str]:
@@ -143,9 +154,9 @@ def counter(agent: Agent, page: str, left: int) -> None:
 def added(agent: Agent, entry: str, count: int = 3) -> str:
     """The app opened, the first `count` to-dos typed into its field, each with Enter."""
     page = agent.open(entry)
-    field = locate(agent, page, NEW_TODO, "fill")
     for todo in TODOS[:count]:
-        page = fill(agent, page, field, todo, "Enter")
+        # Looked up each time: an app whose form reloads the page makes a new page, new ids.
+        page = type_into(agent, page, locate(agent, page, NEW_TODO, FIELD), todo, "Enter")
     return page
 
 
@@ -183,7 +194,7 @@ def show_active(agent: Agent, entry: str) -> None:
 def edited(agent: Agent, entry: str, text: str, key: str) -> str:
     page = added(agent, entry)
     page = agent.act(f"dblclick {page} {locate(agent, page, (TODOS[0],), 'dblclick')}")
-    return fill(agent, page, locate(agent, page, (TODOS[0],), "fill"), text, key)
+    return type_into(agent, page, locate(agent, page, (TODOS[0],), FIELD), text, key)
 
 
 def edit(agent: Agent, entry: str) -> None:
@@ -348,8 +359,9 @@ def main() -> None:
         (base / "uploads").mkdir()
         daemon = Daemon(base, "mount", base / "uploads")
         try:
-            print(f"TodoMVC apps at {revision(folder, args.git_dir)}: {len(apps)} apps x {len(tasks)} tasks, "
-                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+            print(f"TodoMVC apps at {revision(folder, args.git_dir)}: {len(apps)} apps x "
+                  f"{len(tasks)} tasks, {os.cpu_count()} cores, "
+                  f"load average {os.getloadavg()[0]:.1f}")
             for app, why in skipped.items():
                 print(f"not runnable here: {app}: {why}")
             report(run(daemon, folder, apps, tasks, args.rounds), apps, tasks)
