@@ -79,9 +79,11 @@ fields set); `fill N0001 A0004 q=shoes` sets fields and never submits. A radio t
 value is chosen by its label (`size=Medium`). A field's value in actions.tsv is exactly the
 page's: one word as is, else quoted with \\t \\n \\" \\\\ escapes. `focus:` in _map.md names the
 control that has keyboard focus (where keys go). A dialog the action raises is accepted unless
-the command says `--dismiss` or `--answer TEXT`. Dates and times may be written as the page shows them
-(01/26/2010, 1:28 PM). Text the page shows only after an action reads `[hidden until A0007 link
-"Team"] …`. In a new state of a page a control keeps its id; new controls get new ids.
+the command says `--dismiss` or `--answer TEXT`. Dates and times may be written as the page
+shows them (01/26/2010, 1:28 PM); a list that takes several choices takes them joined by |
+(`extras="Breakfast|Parking"`). Text the page shows only after an action reads `[hidden until
+A0007 link "Team"] …`. In a new state of a page a control keeps its id; new controls get new
+ids.
 
 ## Examples
 

@@ -297,13 +297,17 @@ def test_fields_set_one_by_one_and_shown_as_the_page_holds_them(
     assert grep(mount, themed, "Theme: dark")
 
 
-def test_a_date_and_a_time_typed_as_people_write_them(mount: Mount, live: LiveSite) -> None:
+def test_a_date_a_time_and_several_choices_given_as_people_write_them(mount: Mount, live: LiveSite) -> None:
     page = opened(mount, live, "/scripted/booking.html")
     day, at = address(mount, page, '"Day"'), address(mount, page, '"Arrival"')
     page = act(mount, f"execute {page} {day} day=03/25/2014")
     page = act(mount, f'execute {page} {at} at="10:44 PM"')
+    # A list that takes several choices takes them joined by |, as actions.tsv lists them.
+    extras = address(mount, page, '"Extras"')
+    page = act(mount, f'execute {page} {extras} extras="Breakfast|late checkout"')
+    assert "current=Breakfast|Late checkout)" in inputs_of(mount, page, extras)
     booked = act(mount, f"execute {page} {address(mount, page, 'Book')}")
-    assert grep(mount, booked, "Booked 2014-03-25 at 22:44")
+    assert grep(mount, booked, "Booked 2014-03-25 at 22:44 with Breakfast, Late checkout")
     # A value the field cannot hold is refused with the forms it takes, never left out.
     assert "write 2010-01-26, 01/26/2010 or 26.01.2010" in refused(
         mount, f"execute {booked} {day} day=tomorrow")

@@ -40,6 +40,7 @@ _FALSE_WORDS = ("", "0", "false", "off", "no", "unchecked")
 # an option of a <select>, a radio of the element's group, or an ARIA option/radio inside a
 # list box or radio group. Answers {value} for a select, {target, check} for the element to
 # click or check, {click} for an element with no choices of its own, or {choices} if none fits.
+# A select's values are a list: one, or each of a multiple select's choices joined by |.
 _PICK = """
 (el, wanted) => {
   const ID = '__LOCATOR__';
@@ -52,8 +53,12 @@ _PICK = """
   if (el.localName === 'select') {
     const options = Array.from(el.options);
     const label = (o) => o.label || o.text;
-    const found = choose(options, (o) => o.value, label);
-    return found ? { value: found.value } : listed(options, (o) => o.value, label);
+    // A list that takes several choices takes them joined by |, as actions.tsv lists them.
+    const parts = el.multiple ? wanted.split('|') : [wanted];
+    const found = parts.map((part) => options.find((o) => o.value === part)
+      || options.find((o) => same(label(o), part)));
+    return found.every((o) => o) ? { value: found.map((o) => o.value) }
+      : listed(options, (o) => o.value, label);
   }
   let items;
   let valueOf;
@@ -114,10 +119,10 @@ async def _pick(element: Locator, wanted: str) -> dict[str, Any]:
     return dict(picked)
 
 
-async def option_value(select: Locator, wanted: str) -> str:
+async def option_values(select: Locator, wanted: str) -> list[str]:
     picked = await _pick(select, wanted)
     if "value" in picked:
-        return str(picked["value"])
+        return [str(value) for value in picked["value"]]
     raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked.get('choices', []))}")
 
 
@@ -459,13 +464,13 @@ async def _field_step(
         wanted = value.lower() not in _FALSE_WORDS
         return lambda: _set_checked(first, wanted, timeout)
     if tag == "select":
-        option = await option_value(first, value)
-        return lambda: _select(first, option, timeout)
+        options = await option_values(first, value)
+        return lambda: _select(first, options, timeout)
     return lambda: fill(first, Inputs({name: value}), timeout)
 
 
-async def _select(element: Locator, value: str, timeout: float) -> None:
-    await element.select_option(value=value, timeout=timeout)
+async def _select(element: Locator, values: list[str], timeout: float) -> None:
+    await element.select_option(value=values, timeout=timeout)
 
 
 OPERATIONS: dict[str, Operation] = {

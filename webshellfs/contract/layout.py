@@ -127,7 +127,7 @@ def format_field(field: Field) -> str:
             for c in field.choices
         )
         current = [c.value for c in field.choices if c.selected]
-        tail = f"; current={','.join(current)}" if current else ""
+        tail = f"; current={'|'.join(current)}" if current else ""
         required = ",required" if field.required else ""
         return f"{field.name}({kind}{required}: {options}{tail})"
     flags = [kind] + (["required"] if field.required else [])

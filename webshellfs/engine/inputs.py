@@ -36,10 +36,21 @@ def _valid(fields: Sequence[Mapping[str, Any]]) -> str:
     return " ".join(str(f["shown"]) for f in fields)
 
 
+# Field types that take several choices at once, joined as actions.tsv lists them.
+SEVERAL_CHOICES = frozenset({"select-multiple"})
+CHOICE_SEPARATOR = "|"
+
+
 def _check_choice(field: Mapping[str, Any], value: str) -> None:
     choices = field.get("choices") or []
     if not choices or field.get("type") in TOGGLES:
         return
+    several = field.get("type") in SEVERAL_CHOICES
+    for part in value.split(CHOICE_SEPARATOR) if several else (value,):
+        _check_one_choice(field, choices, part)
+
+
+def _check_one_choice(field: Mapping[str, Any], choices: Sequence[Any], value: str) -> None:
     wanted = value.casefold()
     for choice_value, choice_label in choices:
         if value == choice_value or wanted == str(choice_label).casefold():
