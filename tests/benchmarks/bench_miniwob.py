@@ -41,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -55,7 +56,7 @@ from tests.benchmarks.bench_interaction import (  # noqa: E402
     TaskResult,
     attempt,
 )
-from tests.benchmarks.bench_heldout import control, option_list  # noqa: E402
+from tests.benchmarks.bench_heldout import control, option_list, table_cell  # noqa: E402
 
 CORE_SCRIPT = b'<script src="../core/core.js"></script>'
 # Five minutes a episode, whatever the page sets after core.js: the property ignores writes.
@@ -102,6 +103,12 @@ class MiniWob:
 
 REWARD = re.compile(r"Last reward: (-?[0-9.]+)")
 ORDINAL = r"(\d+)(?:st|nd|rd|th)"
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+MONTH_YEAR = re.compile(rf"({'|'.join(MONTHS)}) ([0-9]{{4}})")
+# How far the agent pages a calendar, or steps a slider, before it gives up.
+MAX_MONTHS = 24
+MAX_STEPS = 6
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
 
@@ -228,14 +235,6 @@ def _enter_text(task: str) -> Callable[[Agent], None]:
     return run
 
 
-def enter_text_2(agent: Agent) -> None:
-    page, asked = begin(agent, "enter-text-2",
-                        r'Type "(.*)" in all lower case letters in the text input and press '
-                        r"Submit\.")
-    page = fill(agent, page, fields(agent, page)[0], asked.group(1).lower())
-    judge(agent, press(agent, page, "Submit"))
-
-
 def enter_password(agent: Agent) -> None:
     page, asked = begin(agent, "enter-password",
                         r'Enter the password "(.*)" into both text fields and press submit\.')
@@ -273,6 +272,389 @@ def _enter_value(task: str, instruction: str) -> Callable[[Agent], None]:
     return run
 
 
+def enter_text_2(agent: Agent) -> None:
+    page, asked = begin(agent, "enter-text-2", r'Type "(.*)" in all (lower|upper) case letters '
+                        r"in the text input and press Submit\.")
+    typed = asked.group(1).lower() if asked.group(2) == "lower" else asked.group(1).upper()
+    page = fill(agent, page, fields(agent, page)[0], typed)
+    judge(agent, press(agent, page, "Submit"))
+
+
+def current_value(agent: Agent, page: str, ident: str) -> str:
+    """The value actions.tsv shows for the field (`current=…`)."""
+    found = re.search(r'current="?([^",)]*)', (agent.row(page, ident) + [""] * 5)[4])
+    if found is None:
+        raise TaskFailed(f"{page}/{ident} shows no current value: {agent.row(page, ident)}")
+    return found.group(1)
+
+
+def use_spinner(agent: Agent) -> None:
+    """The page takes no typing in the field (it drops every key but the arrows), so the
+    agent steps it with ArrowUp and ArrowDown, as a person uses the spinner's arrows."""
+    page, asked = begin(agent, "use-spinner", r"Select (-?\d+) with the spinner and hit Submit\.")
+    spinner = control(agent, page, "Select a value:", "fill")
+    steps = int(asked.group(1)) - int(current_value(agent, page, spinner))
+    if steps:
+        key = "ArrowUp" if steps > 0 else "ArrowDown"
+        page = agent.act(f"press {page} {spinner} {' '.join([key] * abs(steps))}")
+    judge(agent, press(agent, page, "Submit"))
+
+
+def click_dialog(agent: Agent) -> None:
+    page, _ = begin(agent, "click-dialog", r'Close the dialog box by clicking the "x"\.')
+    judge(agent, press(agent, page, "Close"))
+
+
+def click_dialog_2(agent: Agent) -> None:
+    """The dialog's "x" is its close button, which the page names Close."""
+    page, asked = begin(agent, "click-dialog-2", r'Click the button in the dialog box labeled '
+                        r'"(.+)"\.')
+    judge(agent, press(agent, page, "Close" if asked.group(1) == "x" else asked.group(1)))
+
+
+def click_tab(agent: Agent) -> None:
+    page, asked = begin(agent, "click-tab", r"Click on (Tab #\d+)\.")
+    judge(agent, press(agent, page, asked.group(1)))
+
+
+def revealer(agent: Agent, page: str, text: str) -> str | None:
+    """The control that reveals `text`, when the line showing it is marked
+    `[hidden until A0007 …]` or `[hidden until "Tab #2"]` (then the control of that label)."""
+    for line in agent.grep(page, text):
+        mark = re.search(r'\[hidden until (?:(A\d{4})|"([^"]+)")', line)
+        if mark:
+            return mark.group(1) or control(agent, page, mark.group(2))
+    return None
+
+
+def _link_behind(task: str, instruction: str) -> Callable[[Agent], None]:
+    """Find the link the instruction names; when it is hidden, open what reveals it first."""
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, instruction)
+        word = asked.group(1)
+        opener = revealer(agent, page, f'"{word}"') or revealer(agent, page, word)
+        if opener:
+            page = agent.act(f"execute {page} {opener}")
+        judge(agent, press(agent, page, word))
+    return run
+
+
+def click_collapsible(task: str) -> Callable[[Agent], None]:
+    def run(agent: Agent) -> None:
+        page, _ = begin(agent, task, r"Expand the section below and click submit\.")
+        opener = revealer(agent, page, "[hidden until ")
+        if opener is None:
+            raise TaskFailed(f"no collapsed section in {page}")
+        page = agent.act(f"execute {page} {opener}")
+        judge(agent, press(agent, page, "Submit"))
+    return run
+
+
+def click_menu_2(agent: Agent) -> None:
+    page, asked = begin(agent, "click-menu-2", r'Click the "(.+)" button, and then find and click '
+                        r'on the item labeled "(.+)"\.')
+    page = press(agent, page, asked.group(1))
+    judge(agent, press(agent, page, asked.group(2)))
+
+
+def click_menu(agent: Agent) -> None:
+    """Hover each menu on the path, then click the last item."""
+    page, asked = begin(agent, "click-menu", r"Select (\S+(?:>\S+)*)")
+    *menus, item = asked.group(1).split(">")
+    for menu in menus:
+        page = agent.act(f"hover {page} {control(agent, page, menu)}")
+    judge(agent, press(agent, page, item))
+
+
+def use_autocomplete(task: str) -> Callable[[Agent], None]:
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, r'Enter an item that starts with "([^"]+)"'
+                            r'(?: and ends with "([^"]+)")?\.')
+        start, end = asked.group(1), asked.group(2) or ""
+        page = fill(agent, page, control(agent, page, "Tags:", "fill"), start)
+        refs = re.findall(r'\[(A\d{4})[^\]"]*"([^"]*)"\]', agent.shell(f"cat {page}/content/*"))
+        for ident, label in refs:
+            if label.startswith(start) and label.endswith(end) and label != "Tags:":
+                agent.transcript.append(f"# suggestion {label!r} is {ident}")
+                page = agent.act(f"execute {page} {ident}")
+                break
+        else:
+            raise TaskFailed(f"no suggestion starting {start!r}, ending {end!r} in {page}:\n"
+                             + agent.shell(f"cat {page}/content/*"))
+        judge(agent, press(agent, page, "Submit"))
+    return run
+
+
+def _choose_date(task: str) -> Callable[[Agent], None]:
+    """The field takes no typing: focus it, go to the month with Prev/Next, click the day."""
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, r"Select (\d+)/(\d+)/(\d{4}) as the date and hit "
+                            r"submit\.")
+        month, day, year = (int(part) for part in asked.groups())
+        page = agent.act(f"focus {page} {control(agent, page, 'Date:', 'fill')}")
+        for _ in range(MAX_MONTHS):
+            shown = MONTH_YEAR.search(agent.shell(f"grep -rhE '{MONTH_YEAR.pattern}' "
+                                                  f"{page}/content/"))
+            if shown is None:
+                raise TaskFailed(f"no month shown in {page}:\n"
+                                 + agent.shell(f"cat {page}/content/*"))
+            ahead = year * 12 + month - int(shown.group(2)) * 12 - MONTHS.index(shown.group(1)) - 1
+            if ahead == 0:
+                break
+            page = press(agent, page, "Next" if ahead > 0 else "Prev")
+        page = agent.act(f"execute {page} {table_cell(agent, page, str(day))}")
+        judge(agent, press(agent, page, "Submit"))
+    return run
+
+
+def textarea_text(agent: Agent, page: str, ident: str) -> str:
+    """A text area's whole text, from its `current="…"` in actions.tsv."""
+    found = re.search(r'current="(.*)"\)', (agent.row(page, ident) + [""] * 5)[4])
+    if found is None:
+        raise TaskFailed(f"{page}/{ident} shows no text: {agent.row(page, ident)}")
+    return found.group(1).replace("\\n", "\n")
+
+
+def _kind_ids(agent: Agent, page: str, kind: str) -> list[str]:
+    return [ref for ref in fields(agent, page) if f" {kind}" in agent.row(page, ref)[4]
+            or f"({kind}" in agent.row(page, ref)[4]]
+
+
+def scroll_text(agent: Agent) -> None:
+    page, _ = begin(agent, "scroll-text", r"Find the last word in the text area, enter it into "
+                    r"the text field and hit Submit\.")
+    area = _kind_ids(agent, page, "textarea")[0]
+    last = re.findall(r"[\w'-]+", textarea_text(agent, page, area))[-1]
+    answer = [ref for ref in fields(agent, page) if ref != area][0]
+    judge(agent, press(agent, fill(agent, page, answer, last), "Submit"))
+
+
+def scroll_text_2(agent: Agent) -> None:
+    page, asked = begin(agent, "scroll-text-2", r"Scroll the textarea to the (top|bottom) of the "
+                        r"text hit submit\.")
+    area = _kind_ids(agent, page, "textarea")[0]
+    page = agent.act(f"scroll {page} {area} {asked.group(1)}")
+    judge(agent, press(agent, page, "Submit"))
+
+
+def sign_agreement(agent: Agent) -> None:
+    page, asked = begin(agent, "sign-agreement", r'Scroll to the bottom of the textarea, enter the '
+                        r'name "(.+)" then press "(.+)"')
+    area = _kind_ids(agent, page, "textarea")[0]
+    page = agent.act(f"scroll {page} {area} bottom")
+    page = fill(agent, page, control(agent, page, "Name", "fill"), asked.group(1))
+    judge(agent, press(agent, page, asked.group(2)))
+
+
+def _copy_paste(task: str, instruction: str) -> Callable[[Agent], None]:
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, instruction)
+        areas = _kind_ids(agent, page, "textarea")
+        source = areas[int(asked.group(1)) - 1 if asked.groups() else 0]
+        answer = [ref for ref in fields(agent, page) if ref not in areas][0]
+        page = fill(agent, page, answer, textarea_text(agent, page, source))
+        judge(agent, press(agent, page, "Submit"))
+    return run
+
+
+def text_transform(agent: Agent) -> None:
+    """The text to type is the line after the instruction (drawn distorted for a person)."""
+    page, _ = begin(agent, "text-transform", r"Type the text below into the text field and press "
+                    r"Submit\.")
+    shown = agent.shell(f"grep -rh -A1 'Type the text below' {page}/content/").splitlines()
+    page = fill(agent, page, fields(agent, page)[0], shown[1].strip())
+    judge(agent, press(agent, page, "Submit"))
+
+
+def find_word(agent: Agent) -> None:
+    page, asked = begin(agent, "find-word", rf"Find the {ORDINAL} word in the paragraph, type "
+                        r'that into the textbox and press "Submit"\.')
+    shown = agent.shell(f"grep -rh -A1 'Find the ' {page}/content/").splitlines()
+    word = re.findall(r"[\w'-]+", shown[1])[int(asked.group(1)) - 1]
+    judge(agent, press(agent, fill(agent, page, fields(agent, page)[0], word), "Submit"))
+
+
+def read_table(agent: Agent) -> None:
+    page, asked = begin(agent, "read-table", r"Enter the value of (.+) into the text field and "
+                        r"press Submit\.")
+    value = table_value(agent, page, asked.group(1))
+    judge(agent, press(agent, fill(agent, page, fields(agent, page)[0], value), "Submit"))
+
+
+def table_value(agent: Agent, page: str, label: str) -> str:
+    """The value beside `label` in the page's tables (a two-column table of labels, values)."""
+    for line in agent.shell(f"grep -hF -- {shlex.quote(label)} {page}/tables/*.cells").splitlines():
+        cells = line.split("\t")
+        if len(cells) > 4 and label in (cells[2], cells[3]) and cells[4] != label:
+            agent.transcript.append(f"# {label!r} is {cells[4]!r}: {line}")
+            return cells[4]
+    raise TaskFailed(f"no value for {label!r} in {page}/tables/:\n"
+                     + agent.shell(f"cat {page}/tables/*.cells"))
+
+
+def read_table_2(agent: Agent) -> None:
+    page, _ = begin(agent, "read-table-2", r"Enter the value that corresponds with each label "
+                    r"into the form and submit when done\.")
+    for ident in fields(agent, page):
+        label = agent.row(page, ident)[2].rstrip(":")
+        page = fill(agent, page, ident, table_value(agent, page, label))
+    judge(agent, press(agent, page, "Submit"))
+
+
+def _sliders(agent: Agent, page: str) -> list[str]:
+    refs = re.findall(r"\[(A\d{4}) [^\]]*slider", agent.shell(f"cat {page}/content/*"))
+    if not refs:
+        raise TaskFailed(f"no slider in {page}:\n" + agent.shell(f"cat {page}/content/*"))
+    return refs
+
+
+def set_slider(agent: Agent, page: str, handle: str, value: int) -> str:
+    """Step the slider with the arrow keys until the number shown after it is `value`."""
+    for _ in range(MAX_STEPS):
+        shown = agent.shell(f"grep -rh -A1 '\\[{handle} ' {page}/content/").splitlines()
+        number = re.fullmatch(r"\s*(-?\d+)\s*", shown[1] if len(shown) > 1 else "")
+        if number is None:
+            raise TaskFailed(f"no value shown after the slider {handle}: {shown}")
+        ahead = value - int(number.group(1))
+        if ahead == 0:
+            return page
+        key = "ArrowRight" if ahead > 0 else "ArrowLeft"
+        page = agent.act(f"press {page} {handle} {' '.join([key] * abs(ahead))}")
+    raise TaskFailed(f"the slider {handle} did not reach {value}")
+
+
+def use_slider(agent: Agent) -> None:
+    page, asked = begin(agent, "use-slider", r"Select (-?\d+) with the slider and hit Submit\.")
+    page = set_slider(agent, page, _sliders(agent, page)[0], int(asked.group(1)))
+    judge(agent, press(agent, page, "Submit"))
+
+
+def use_slider_2(agent: Agent) -> None:
+    page, asked = begin(agent, "use-slider-2", r"Set the sliders to the combination \[([-\d,]+)\] "
+                        r"and submit\.")
+    for handle, value in zip(_sliders(agent, page), asked.group(1).split(",")):
+        page = set_slider(agent, page, handle, int(value))
+    judge(agent, press(agent, page, "Submit"))
+
+
+def form_sequence(agent: Agent) -> None:
+    page, asked = begin(agent, "form-sequence", rf"Select (-?\d+) with the slider, click the "
+                        rf"{ORDINAL} checkbox, then hit Submit\.")
+    page = set_slider(agent, page, _sliders(agent, page)[0], int(asked.group(1)))
+    boxes = re.findall(r"\[(A\d{4}) [^\]]*: checkbox", agent.shell(f"cat {page}/content/*"))
+    box = boxes[int(asked.group(2)) - 1]
+    page = agent.act(f"execute {page} {box} {agent.input_name(page, box)}=on")
+    judge(agent, press(agent, page, "Submit"))
+
+
+def form_sequence_2(agent: Agent) -> None:
+    page, asked = begin(agent, "form-sequence-2", rf"Check the {ORDINAL} radio button and enter "
+                        rf'the number "(.+)" into the {ORDINAL} textbox\.')
+    group = re.search(r"\[(A\d{4}) [^\]]*: radio", agent.shell(f"cat {page}/content/*"))
+    if group is None:
+        raise TaskFailed(f"no radio buttons in {page}")
+    choices = re.search(r"\(radio: ([^;)]*)", agent.row(page, group.group(1))[4])
+    choice = choices.group(1).split("|")[int(asked.group(1)) - 1] if choices else ""
+    page = agent.act(f"execute {page} {group.group(1)} "
+                     f"{agent.input_name(page, group.group(1))}={shlex.quote(choice)}")
+    page = fill(agent, page, fields(agent, page)[int(asked.group(3)) - 1], asked.group(2))
+    judge(agent, press(agent, page, "Submit"))
+
+
+def _scroll_list(agent: Agent) -> None:
+    page, asked = begin(agent, "click-scroll-list", r"Select (.+) from the scroll list and click "
+                        r"Submit\.")
+    wanted = asked.group(1).split(", ")
+    offering = option_list(agent, page, wanted[0])
+    if offering is None:
+        raise TaskFailed(f"no list offers {wanted[0]!r} in {page}")
+    page = agent.act(f"execute {page} {offering} {agent.input_name(page, offering)}="
+                     f"{shlex.quote(','.join(wanted))}")
+    judge(agent, press(agent, page, "Submit"))
+
+
+def _post_icons(agent: Agent, page: str, user: str, icon: str) -> list[str]:
+    """The `icon` control (reply, retweet, like, more) of each post by `user`: on the lines
+    under the post's author line."""
+    shown = agent.shell(f"grep -rh -A3 -- {shlex.quote(user)} {page}/content/")
+    posts = [part for part in shown.split("--\n")]
+    found = []
+    for post in posts:
+        lines = post.splitlines()
+        if not lines or not re.search(rf"{re.escape(user)}\b", lines[0]):
+            continue
+        ref = re.search(rf"\[(A\d{{4}}) [^\]]*\b{icon}\b", "\n".join(lines[1:]))
+        if ref:
+            found.append(ref.group(1))
+    return list(dict.fromkeys(found))
+
+
+def _social_some(task: str) -> Callable[[Agent], None]:
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, r'Click the "(\w+)" button on (all|\d+) posts? by '
+                            r"(@\S+) and then click Submit\.")
+        icons = _post_icons(agent, page, asked.group(3), asked.group(1).lower())
+        if asked.group(2) != "all":
+            icons = icons[:int(asked.group(2))]
+        for icon in icons:
+            page = agent.act(f"execute {page} {icon}")
+        judge(agent, press(agent, page, "Submit"))
+    return run
+
+
+def social_media(agent: Agent) -> None:
+    page, asked = begin(agent, "social-media", r'For the user (@\S+), click on the "(.+)" button\.')
+    icon = {"Reply": "reply", "Retweet": "retweet", "Like": "like"}.get(asked.group(2))
+    if icon:
+        judge(agent, agent.act(f"execute {page} {_post_icons(agent, page, asked.group(1), icon)[0]}"))
+        return
+    page = agent.act(f"execute {page} {_post_icons(agent, page, asked.group(1), 'more')[0]}")
+    judge(agent, press(agent, page, asked.group(2)))
+
+
+def terminal(agent: Agent) -> None:
+    """List the files, delete the one the instruction names by its kind."""
+    page, _ = begin(agent, "terminal", r"Use the terminal below to delete a file that has no "
+                    r"file extension\.")
+    prompt = fields(agent, page)[0]
+    page = fill(agent, page, prompt, "ls", " --press Enter")
+    listing = agent.shell(f"grep -rh -A3 'user\\$ ls' {page}/content/").splitlines()
+    names = [word for line in listing[1:] for word in line.split() if "$" not in word]
+    bare = [name for name in names if "." not in name and name.isalnum()]
+    if not bare:
+        raise TaskFailed(f"no file without an extension in {listing}")
+    page = fill(agent, page, prompt, f"rm {bare[0]}", " --press Enter")
+    judge(agent, page)
+
+
+def buy_ticket(agent: Agent) -> None:
+    page, asked = begin(agent, "buy-ticket", r"Buy the ticket with the (most expensive|cheapest|"
+                        r"shortest|longest) (?:cost|duration)\.")
+    text = agent.shell(f"cat {page}/content/*")
+    offers = re.findall(r"(\d+)h (\d+)m\n\[(A\d{4}) button \"Book for \$(\d+)\"", text)
+    if not offers:
+        raise TaskFailed(f"no tickets in {page}:\n{text}")
+    keys = {"most expensive": lambda o: -int(o[3]), "cheapest": lambda o: int(o[3]),
+            "shortest": lambda o: int(o[0]) * 60 + int(o[1]),
+            "longest": lambda o: -(int(o[0]) * 60 + int(o[1]))}
+    judge(agent, agent.act(f"execute {page} {min(offers, key=keys[asked.group(1)])[2]}"))
+
+
+def _click_test(task: str, instruction: str) -> Callable[[Agent], None]:
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, instruction)
+        judge(agent, press(agent, page, asked.group(1) if asked.groups() else "Click Me!"))
+    return run
+
+
+def button_delay(agent: Agent) -> None:
+    page, asked = begin(agent, "button-delay", r"Click button (\S+), wait (\d+) seconds?, then "
+                        r"click button (\S+)\.")
+    page = press(agent, page, asked.group(1))
+    time.sleep(int(asked.group(2)))
+    judge(agent, press(agent, page, asked.group(3)))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -291,7 +673,59 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "focus-text-2": focus_text_2,
     "enter-date": _enter_value("enter-date", r"Enter (\S+) as the date and hit submit\."),
     "enter-time": _enter_value("enter-time", r"Enter (.+) as the time and press submit\."),
-    "use-spinner": _enter_value("use-spinner", r"Select (-?\d+) with the spinner and hit Submit\."),
+    "use-spinner": use_spinner,
+    "click-dialog": click_dialog,
+    "click-dialog-2": click_dialog_2,
+    "click-tab": click_tab,
+    "click-tab-2": _link_behind("click-tab-2", r'Switch between the tabs to find and click on the '
+                                r'link "(.+)"\.'),
+    "click-tab-2-easy": _link_behind("click-tab-2-easy", r'Switch between the tabs to find and '
+                                     r'click on the link "(.+)"\.'),
+    "click-tab-2-medium": _link_behind("click-tab-2-medium", r'Switch between the tabs to find '
+                                       r'and click on the link "(.+)"\.'),
+    "click-tab-2-hard": _link_behind("click-tab-2-hard", r'Switch between the tabs to find and '
+                                     r'click on the link "(.+)"\.'),
+    "click-collapsible": click_collapsible("click-collapsible"),
+    "click-collapsible-nodelay": click_collapsible("click-collapsible-nodelay"),
+    "click-collapsible-2": _link_behind("click-collapsible-2", r"Expand the sections below, to "
+                                        r'find and click on the link "(.+)"\.'),
+    "click-collapsible-2-nodelay": _link_behind("click-collapsible-2-nodelay", r"Expand the "
+                                                r'sections below, to find and click on the link '
+                                                r'"(.+)"\.'),
+    "click-menu": click_menu,
+    "click-menu-2": click_menu_2,
+    "use-autocomplete": use_autocomplete("use-autocomplete"),
+    "use-autocomplete-nodelay": use_autocomplete("use-autocomplete-nodelay"),
+    "choose-date": _choose_date("choose-date"),
+    "choose-date-easy": _choose_date("choose-date-easy"),
+    "choose-date-medium": _choose_date("choose-date-medium"),
+    "choose-date-nodelay": _choose_date("choose-date-nodelay"),
+    "scroll-text": scroll_text,
+    "scroll-text-2": scroll_text_2,
+    "sign-agreement": sign_agreement,
+    "copy-paste": _copy_paste("copy-paste", r"Copy the text in the textarea below, paste it into "
+                              r"the textbox and press Submit\."),
+    "copy-paste-2": _copy_paste("copy-paste-2", rf"Copy the text from the {ORDINAL} text area "
+                                r"below and paste it into the text input, then press Submit\."),
+    "text-transform": text_transform,
+    "find-word": find_word,
+    "read-table": read_table,
+    "read-table-2": read_table_2,
+    "use-slider": use_slider,
+    "use-slider-2": use_slider_2,
+    "form-sequence": form_sequence,
+    "form-sequence-2": form_sequence_2,
+    "click-scroll-list": _scroll_list,
+    "social-media": social_media,
+    "social-media-all": _social_some("social-media-all"),
+    "social-media-some": _social_some("social-media-some"),
+    "terminal": terminal,
+    "buy-ticket": buy_ticket,
+    "click-test": _click_test("click-test", r"Click the button\."),
+    "click-test-2": _click_test("click-test-2", r"Click button (\S+)\."),
+    "click-test-transfer": _click_test("click-test-transfer", r"Click button (\S+)\."),
+    "button-delay": button_delay,
+    "login-user-popup": _login_user("login-user-popup", "Login"),
 }
 
 # Tasks whose answer is in the picture, not in any text or control a reader can find.
