@@ -103,12 +103,17 @@ class MiniWob:
 
 REWARD = re.compile(r"Last reward: (-?[0-9.]+)")
 ORDINAL = r"(\d+)(?:st|nd|rd|th)"
+# The login button of login-user-popup, as the page labels it.
+LOGIN_BUTTON = "OK"
+# What the popup of login-user-popup asks.
+POPUP_QUESTION = "Exit to home page?"
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December"]
 MONTH_YEAR = re.compile(rf"({'|'.join(MONTHS)}) ([0-9]{{4}})")
 # How far the agent pages a calendar, or steps a slider, before it gives up.
 MAX_MONTHS = 24
 MAX_STEPS = 6
+MAX_DEPTH = 3
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
 
@@ -251,6 +256,24 @@ def _login_user(task: str, button: str) -> Callable[[Agent], None]:
         page = fill(agent, page, control(agent, page, "Password", "fill"), asked.group(2))
         judge(agent, press(agent, page, button))
     return run
+
+
+def login_user_popup(agent: Agent) -> None:
+    """A popup may come up when a field is focused (and the page disables the fields): the
+    agent reads the page after each field, and cancels the popup before typing again."""
+    page, asked = begin(agent, "login-user-popup", r'Enter the username "(.*)" and the password '
+                        r'"(.*)" into the text fields and press login\.')
+    for label, value in (("Username", asked.group(1)), ("Password", asked.group(2))):
+        for _ in range(2):
+            field = control(agent, page, label, "fill")
+            try:
+                page = fill(agent, page, field, value)
+            except TaskFailed:
+                page = agent.act(f"focus {page}")
+            if not agent.grep(page, POPUP_QUESTION):
+                break
+            page = press(agent, page, "Cancel")
+    judge(agent, press(agent, page, LOGIN_BUTTON))
 
 
 def focus_text(agent: Agent) -> None:
@@ -438,8 +461,11 @@ def scroll_text_2(agent: Agent) -> None:
 
 
 def sign_agreement(agent: Agent) -> None:
-    page, asked = begin(agent, "sign-agreement", r'Scroll to the bottom of the textarea, enter the '
-                        r'name "(.+)" then press "(.+)"')
+    page, asked = begin(agent, "sign-agreement", r'(?:Scroll to the bottom of the textarea, enter '
+                        r'the name "(.+)" then press "(.+)"|Click the cancel button\.)')
+    if asked.group(1) is None:
+        judge(agent, press(agent, page, "Cancel"))
+        return
     area = _kind_ids(agent, page, "textarea")[0]
     page = agent.act(f"scroll {page} {area} bottom")
     page = fill(agent, page, control(agent, page, "Name", "fill"), asked.group(1))
@@ -574,18 +600,18 @@ def _scroll_list(agent: Agent) -> None:
 
 
 def _post_icons(agent: Agent, page: str, user: str, icon: str) -> list[str]:
-    """The `icon` control (reply, retweet, like, more) of each post by `user`: on the lines
-    under the post's author line."""
-    shown = agent.shell(f"grep -rh -A3 -- {shlex.quote(user)} {page}/content/")
-    posts = [part for part in shown.split("--\n")]
-    found = []
-    for post in posts:
-        lines = post.splitlines()
-        if not lines or not re.search(rf"{re.escape(user)}\b", lines[0]):
-            continue
-        ref = re.search(rf"\[(A\d{{4}}) [^\]]*\b{icon}\b", "\n".join(lines[1:]))
-        if ref:
-            found.append(ref.group(1))
+    """The `icon` control (reply, retweet, like, more) of each post by `user`: the posts as the
+    page shows them, each an author line (`Birgitta @agustina 7h ago`) and the lines under it."""
+    found, author = [], ""
+    for line in agent.shell(f"cat {page}/content/*.md").splitlines():
+        by = re.match(r"\S+ (@\S+)(?: \d+\w ago)?$", line.strip())
+        if by:
+            author = by.group(1)
+        elif author == user:
+            found += re.findall(rf"\[(A\d{{4}}) [^\]]*\b{icon}\b", line)
+    if not found:
+        raise TaskFailed(f"no {icon} control under a post by {user} in {page}")
+    agent.transcript.append(f"# the {icon} controls of {user}'s posts: {', '.join(found)}")
     return list(dict.fromkeys(found))
 
 
@@ -614,15 +640,17 @@ def social_media(agent: Agent) -> None:
 
 def terminal(agent: Agent) -> None:
     """List the files, delete the one the instruction names by its kind."""
-    page, _ = begin(agent, "terminal", r"Use the terminal below to delete a file that has no "
-                    r"file extension\.")
+    page, asked = begin(agent, "terminal", r"Use the terminal below to delete a file (?:that has "
+                        r"no file extension\.|ending with the extension (\.\w+))")
+    ending = asked.group(1)
     prompt = fields(agent, page)[0]
     page = fill(agent, page, prompt, "ls", " --press Enter")
     listing = agent.shell(f"grep -rh -A3 'user\\$ ls' {page}/content/").splitlines()
     names = [word for line in listing[1:] for word in line.split() if "$" not in word]
-    bare = [name for name in names if "." not in name and name.isalnum()]
+    bare = [name for name in names if (name.endswith(ending) if ending else "." not in name)]
     if not bare:
-        raise TaskFailed(f"no file without an extension in {listing}")
+        raise TaskFailed(f"no file {f'ending {ending}' if ending else 'without an extension'} "
+                         f"in {listing}")
     page = fill(agent, page, prompt, f"rm {bare[0]}", " --press Enter")
     judge(agent, page)
 
@@ -653,6 +681,52 @@ def button_delay(agent: Agent) -> None:
     page = press(agent, page, asked.group(1))
     time.sleep(int(asked.group(2)))
     judge(agent, press(agent, page, asked.group(3)))
+
+
+def navigate_tree(agent: Agent) -> None:
+    """Open the folders that hide the name (as the page marks them), then click it."""
+    page, asked = begin(agent, "navigate-tree", r'Find and click on the folder or file named '
+                        r'"(.+)"\.')
+    for _ in range(MAX_DEPTH):
+        opener = revealer(agent, page, f'"{asked.group(1)}"') or revealer(agent, page, asked.group(1))
+        if opener is None:
+            break
+        page = agent.act(f"execute {page} {opener}")
+    judge(agent, press(agent, page, asked.group(1)))
+
+
+def _row_icon(agent: Agent, page: str, sender: str, icon: str) -> str:
+    """The `icon` control (trash, star) of the inbox row whose sender line is `sender`."""
+    lines = agent.shell(f"cat {page}/content/*.md").splitlines()
+    for index, line in enumerate(lines):
+        if line.strip() != sender:
+            continue
+        for below in lines[index + 1:index + 5]:
+            ref = re.search(rf"\[(A\d{{4}}) [^\]]*\b{icon}\b", below)
+            if ref:
+                agent.transcript.append(f"# the {icon} of {sender}'s email is {ref.group(1)}")
+                return ref.group(1)
+    raise TaskFailed(f"no {icon} control under the email of {sender} in {page}")
+
+
+def _email_inbox(task: str) -> Callable[[Agent], None]:
+    """Star or delete by the row's icon; reply or forward by opening the email (its row)."""
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, r"Find the email by (\S+) and (?:click the (star|trash) "
+                            r'icon|reply to them with the text "(.*)"|forward that email to '
+                            r"([^.\s]+))")
+        sender, icon, reply, to = asked.groups()
+        if icon:
+            judge(agent, agent.act(f"execute {page} {_row_icon(agent, page, sender, icon)}"))
+            return
+        page = agent.act(f"execute {page} {agent.find(page, sender)}")
+        page = press(agent, page, "Reply" if reply is not None else "Forward")
+        if reply is not None:
+            page = fill(agent, page, _kind_ids(agent, page, "textarea")[0], reply)
+        else:
+            page = fill(agent, page, fields(agent, page)[0], to)
+        judge(agent, press(agent, page, "send"))
+    return run
 
 
 TASKS: dict[str, Callable[[Agent], None]] = {
@@ -725,11 +799,45 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "click-test-2": _click_test("click-test-2", r"Click button (\S+)\."),
     "click-test-transfer": _click_test("click-test-transfer", r"Click button (\S+)\."),
     "button-delay": button_delay,
-    "login-user-popup": _login_user("login-user-popup", "Login"),
+    "login-user-popup": login_user_popup,
+    "navigate-tree": navigate_tree,
+    "email-inbox": _email_inbox("email-inbox"),
+    "email-inbox-delete": _email_inbox("email-inbox-delete"),
+    "email-inbox-important": _email_inbox("email-inbox-important"),
+    "email-inbox-noscroll": _email_inbox("email-inbox-noscroll"),
+    "email-inbox-reply": _email_inbox("email-inbox-reply"),
 }
 
 # Tasks whose answer is in the picture, not in any text or control a reader can find.
-NEEDS_VISION: dict[str, str] = {}
+NEEDS_VISION: dict[str, str] = {
+    "bisect-angle": "an angle drawn in SVG",
+    "chase-circle": "a moving circle drawn in SVG",
+    "circle-center": "a circle drawn in SVG",
+    "click-color": "colour swatches",
+    "click-pie": "a pie drawn in SVG",
+    "click-pie-nodelay": "a pie drawn in SVG",
+    "click-shades": "shades of colour",
+    "click-shape": "shapes drawn in SVG",
+    "count-shape": "shapes drawn in SVG",
+    "count-sides": "a polygon drawn in SVG",
+    "drag-box": "boxes placed by position",
+    "drag-circle": "a circle drawn in SVG",
+    "drag-cube": "a cube drawn in SVG",
+    "drag-shapes": "shapes drawn in SVG",
+    "drag-shapes-2": "shapes drawn in SVG",
+    "drag-single-shape": "a shape drawn in SVG",
+    "draw-circle": "drawing on a canvas",
+    "draw-line": "drawing on a canvas",
+    "find-midpoint": "points drawn in SVG",
+    "grid-coordinate": "positions on a drawn grid",
+    "hover-shape": "a shape drawn in SVG",
+    "identify-shape": "shapes drawn in SVG",
+    "moving-items": "moving shapes",
+    "right-angle": "an angle drawn in SVG",
+    "use-colorwheel": "a colour wheel",
+    "use-colorwheel-2": "a colour wheel",
+    "visual-addition": "counting drawn blocks",
+}
 
 
 # Running --------------------------------------------------------------------------------------
