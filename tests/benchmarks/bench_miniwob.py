@@ -595,7 +595,7 @@ def _scroll_list(agent: Agent) -> None:
     if offering is None:
         raise TaskFailed(f"no list offers {wanted[0]!r} in {page}")
     page = agent.act(f"execute {page} {offering} {agent.input_name(page, offering)}="
-                     f"{shlex.quote(','.join(wanted))}")
+                     f"{shlex.quote('|'.join(wanted))}")
     judge(agent, press(agent, page, "Submit"))
 
 
