@@ -114,6 +114,7 @@ MONTH_YEAR = re.compile(rf"({'|'.join(MONTHS)}) ([0-9]{{4}})")
 MAX_MONTHS = 24
 MAX_STEPS = 6
 MAX_DEPTH = 3
+MAX_TRIES = 10
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
 
@@ -340,24 +341,51 @@ def click_tab(agent: Agent) -> None:
     judge(agent, press(agent, page, asked.group(1)))
 
 
-def revealer(agent: Agent, page: str, text: str) -> str | None:
-    """The control that reveals `text`, when the line showing it is marked
-    `[hidden until A0007 …]` or `[hidden until "Tab #2"]` (then the control of that label)."""
+def revealers(agent: Agent, page: str, text: str) -> list[str]:
+    """The controls that reveal `text`, one per line showing it marked `[hidden until A0007 …]`
+    or `[hidden until "Tab #2"]` (then the control or link of exactly that label)."""
+    found = []
     for line in agent.grep(page, text):
         mark = re.search(r'\[hidden until (?:(A\d{4})|"([^"]+)")', line)
         if mark:
-            return mark.group(1) or control(agent, page, mark.group(2))
-    return None
+            found.append(mark.group(1) or labelled(agent, page, mark.group(2)))
+    return list(dict.fromkeys(found))
+
+
+def revealer(agent: Agent, page: str, text: str) -> str | None:
+    found = revealers(agent, page, text)
+    return found[0] if found else None
+
+
+def labelled(agent: Agent, page: str, label: str) -> str:
+    """The action or link whose label is exactly `label` (actions.tsv, links.tsv)."""
+    for table, column in (("actions.tsv", 2), ("links.tsv", 2)):
+        for line in agent.shell(f"grep -F -- {shlex.quote(label)} {page}/{table}").splitlines():
+            columns = line.split("\t")
+            if len(columns) > column and columns[column].split(" → ")[0] == label:
+                agent.transcript.append(f"# {label!r} is {columns[0]}")
+                return columns[0]
+    return control(agent, page, label)
+
+
+def shown_control(agent: Agent, page: str, label: str) -> bool:
+    """A control labelled exactly `label` is shown (on a line not marked hidden)."""
+    return any("[hidden until " not in line for line in agent.grep(page, f'"{label}"]'))
 
 
 def _link_behind(task: str, instruction: str) -> Callable[[Agent], None]:
-    """Find the link the instruction names; when it is hidden, open what reveals it first."""
+    """Find the link the instruction names; while it is not shown, open in turn what reveals a
+    line holding its word (a tab, a section), as a person looks through them."""
     def run(agent: Agent) -> None:
         page, asked = begin(agent, task, instruction)
         word = asked.group(1)
-        opener = revealer(agent, page, f'"{word}"') or revealer(agent, page, word)
-        if opener:
-            page = agent.act(f"execute {page} {opener}")
+        tried: set[str] = set()
+        while not shown_control(agent, page, word):
+            untried = [ident for ident in revealers(agent, page, word) if ident not in tried]
+            if not untried:
+                break
+            tried.add(untried[0])
+            page = agent.act(f"execute {page} {untried[0]}")
         judge(agent, press(agent, page, word))
     return run
 
@@ -729,6 +757,113 @@ def _email_inbox(task: str) -> Callable[[Agent], None]:
     return run
 
 
+def line_after(agent: Agent, page: str, text: str) -> str:
+    """The line of content/ after the one holding `text` (the problem under an instruction)."""
+    shown = agent.shell(f"grep -rh -A1 -F -- {shlex.quote(text)} {page}/content/").splitlines()
+    if len(shown) < 2:
+        raise TaskFailed(f"nothing after {text!r} in {page}")
+    return shown[1].strip()
+
+
+def simple_arithmetic(agent: Agent) -> None:
+    page, _ = begin(agent, "simple-arithmetic", r"Solve the math problem and type your answer "
+                    r"into the textbox\. Press submit when done\.")
+    problem = re.fullmatch(r"(-?\d+) ([-+x]) (-?\d+) =", line_after(agent, page, "Solve the math"))
+    if problem is None:
+        raise TaskFailed(f"no problem under the instruction in {page}")
+    left, operator, right = int(problem.group(1)), problem.group(2), int(problem.group(3))
+    answer = {"+": left + right, "-": left - right, "x": left * right}[operator]
+    judge(agent, press(agent, fill(agent, page, fields(agent, page)[0], str(answer)), "Submit"))
+
+
+def simple_algebra(agent: Agent) -> None:
+    """The equation under the instruction, solved by trying each whole number."""
+    page, _ = begin(agent, "simple-algebra", r"Solve for x and type your answer into the textbox\.")
+    equation = line_after(agent, page, "Solve for x")
+    sides = re.fullmatch(r"([-+x\d ]+)=([-+x\d ]+)", equation)
+    if sides is None:
+        raise TaskFailed(f"no equation under the instruction in {page}: {equation!r}")
+
+    def value(side: str, x: int) -> int:
+        return sum((-1 if sign == "-" else 1) * (x if term == "x" else int(term))
+                   for sign, term in re.findall(r"([-+]?)\s*(x|\d+)", side.replace(" ", "")))
+    answers = [x for x in range(-1000, 1001) if value(sides.group(1), x) == value(sides.group(2), x)]
+    if not answers:
+        raise TaskFailed(f"no whole number solves {equation!r}")
+    judge(agent, press(agent, fill(agent, page, fields(agent, page)[0], str(answers[0])), "Submit"))
+
+
+def odd_or_even(agent: Agent) -> None:
+    """Each number stands between its Odd and Even buttons."""
+    page, _ = begin(agent, "odd-or-even", r"Mark the numbers below as odd or even")
+    lines = agent.shell(f"cat {page}/content/*.md").splitlines()
+    for index, line in enumerate(lines):
+        if re.fullmatch(r"-?\d+", line.strip()) and 0 < index < len(lines) - 1:
+            odd = re.search(r'\[(A\d{4}) button "Odd"\]', lines[index - 1])
+            even = re.search(r'\[(A\d{4}) button "Even"\]', lines[index + 1])
+            chosen = odd if int(line) % 2 else even
+            if chosen:
+                page = agent.act(f"execute {page} {chosen.group(1)}")
+    judge(agent, press(agent, page, "Submit"))
+
+
+def _numbered(agent: Agent, page: str) -> list[tuple[int, str]]:
+    """The controls labelled with a number, as (number, id)."""
+    refs = re.findall(r'\[(A\d{4}) clickable "(-?\d+)"\]', agent.shell(f"cat {page}/content/*.md"))
+    return [(int(number), ident) for ident, number in refs]
+
+
+def find_greatest(agent: Agent) -> None:
+    page, _ = begin(agent, "find-greatest", r"Find and pick the card with the greatest number")
+    cards = _numbered(agent, page)
+    if not cards:
+        raise TaskFailed(f"no numbered cards in {page}")
+    page = agent.act(f"execute {page} {max(cards)[1]}")
+    judge(agent, press(agent, page, "Submit"))
+
+
+def ascending_numbers(agent: Agent) -> None:
+    page, _ = begin(agent, "ascending-numbers", r"Click on the numbers in ascending order\.")
+    for number in sorted(number for number, _ in _numbered(agent, page)):
+        page = press(agent, page, str(number))
+    judge(agent, page)
+
+
+def generate_number(agent: Agent) -> None:
+    """Generate until the number shown under the instruction is the kind asked."""
+    page, asked = begin(agent, "generate-number", r"Generate (?:a number (greater|less) than "
+                        r"(-?\d+)|an? (odd|even) number), then press submit\.")
+    wanted = {"greater": lambda n: n > int(asked.group(2)), "less": lambda n: n < int(asked.group(2)),
+              "odd": lambda n: n % 2 == 1, "even": lambda n: n % 2 == 0}[
+                  asked.group(1) or asked.group(3)]
+    for _ in range(MAX_TRIES):
+        page = press(agent, page, "Generate")
+        shown = line_after(agent, page, "Generate a")
+        if re.fullmatch(r"-?\d+", shown) and wanted(int(shown)):
+            break
+    judge(agent, press(agent, page, "Submit"))
+
+
+def click_widget(agent: Agent) -> None:
+    """The first control of the kind asked, by what its reference says it is."""
+    page, asked = begin(agent, "click-widget", r'Click on a "(\w+)" widget\.')
+    kinds = {"textarea": "textarea", "text": "text", "checkbox": "checkbox", "radio": "radio",
+             "button": "button"}
+    kind = kinds.get(asked.group(1), asked.group(1))
+    ref = re.search(rf'\[(A\d{{4}}) [^\]]*\b{kind}\b "', agent.shell(f"cat {page}/content/*.md"))
+    if ref is None:
+        raise TaskFailed(f"no {kind} in {page}")
+    ident = ref.group(1)
+    if kind == "radio":
+        choice = re.search(r"\(radio: ([^|;)]*)", agent.row(page, ident)[4])
+        judge(agent, agent.act(f"execute {page} {ident} {agent.input_name(page, ident)}="
+                               f"{shlex.quote(choice.group(1) if choice else '')}"))
+    elif kind == "checkbox":
+        judge(agent, agent.act(f"execute {page} {ident} {agent.input_name(page, ident)}=on"))
+    else:
+        judge(agent, agent.act(f"execute {page} {ident}"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -806,6 +941,14 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "email-inbox-important": _email_inbox("email-inbox-important"),
     "email-inbox-noscroll": _email_inbox("email-inbox-noscroll"),
     "email-inbox-reply": _email_inbox("email-inbox-reply"),
+    "simple-arithmetic": simple_arithmetic,
+    "simple-algebra": simple_algebra,
+    "odd-or-even": odd_or_even,
+    "find-greatest": find_greatest,
+    "ascending-numbers": ascending_numbers,
+    "generate-number": generate_number,
+    "click-widget": click_widget,
+    "unicode-test": _click_test("unicode-test", r'Click on the "(.+)" button\.'),
 }
 
 # Tasks whose answer is in the picture, not in any text or control a reader can find.
