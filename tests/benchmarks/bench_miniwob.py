@@ -115,6 +115,7 @@ MAX_MONTHS = 24
 MAX_STEPS = 6
 MAX_DEPTH = 3
 MAX_TRIES = 10
+MAX_PAGES = 12
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
 
@@ -864,6 +865,46 @@ def click_widget(agent: Agent) -> None:
         judge(agent, agent.act(f"execute {page} {ident}"))
 
 
+def phone_book(agent: Agent) -> None:
+    """Page with ">" until the contact's heading shows, then click the value after its label."""
+    page, asked = begin(agent, "phone-book", r"Find (.+) in the contact book and click on their "
+                        r"(phone number|email|address)\.")
+    name, wanted = asked.groups()
+    for _ in range(MAX_PAGES):
+        if agent.shell(f"grep -rlx -F -- {shlex.quote('# ' + name)} {page}/content/"):
+            break
+        page = agent.act(f"execute {page} {agent.find(page, '>')}")
+    label = {"phone number": "Phone:", "email": "Email:", "address": "Address:"}[wanted]
+    section = agent.shell(f"grep -rlx -F -- {shlex.quote('# ' + name)} {page}/content/").split()
+    line = agent.shell(f"grep -h -F -- {shlex.quote(label)} {section[0]}") if section else ""
+    ref = re.search(r"\[(A\d{4})", line)
+    if ref is None:
+        raise TaskFailed(f"no {label} of {name} in {page}")
+    judge(agent, agent.act(f"execute {page} {ref.group(1)}"))
+
+
+def _results(agent: Agent, page: str) -> list[str]:
+    """The search results shown: each a link followed by its address line."""
+    lines = agent.shell(f"cat {page}/content/*.md").splitlines()
+    return [ref.group(1) for line, after in zip(lines, lines[1:])
+            if (ref := re.match(r'\[(A\d{4}) link "', line)) and re.match(r"https?://", after)]
+
+
+def search_engine(agent: Agent) -> None:
+    """Search, then go to the results page holding the n-th result (the pager's number)."""
+    page, asked = begin(agent, "search-engine", r'Use the textbox to enter "(.+)" and press '
+                        rf'"Search", then find and click the {ORDINAL} search result\.')
+    page = fill(agent, page, fields(agent, page)[0], asked.group(1))
+    page = press(agent, page, "Search")
+    per_page = len(_results(agent, page))
+    if not per_page:
+        raise TaskFailed(f"no results in {page}:\n" + agent.shell(f"cat {page}/content/*"))
+    wanted = int(asked.group(2)) - 1
+    if wanted >= per_page:
+        page = agent.act(f"execute {page} {labelled(agent, page, str(wanted // per_page + 1))}")
+    judge(agent, agent.act(f"execute {page} {_results(agent, page)[wanted % per_page]}"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -948,6 +989,10 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "ascending-numbers": ascending_numbers,
     "generate-number": generate_number,
     "click-widget": click_widget,
+    "phone-book": phone_book,
+    "search-engine": search_engine,
+    "email-inbox-forward": _email_inbox("email-inbox-forward"),
+    "email-inbox-star-reply": _email_inbox("email-inbox-star-reply"),
     "unicode-test": _click_test("unicode-test", r'Click on the "(.+)" button\.'),
 }
 
