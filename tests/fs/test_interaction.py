@@ -313,6 +313,31 @@ def test_a_date_a_time_and_several_choices_given_as_people_write_them(mount: Mou
         mount, f"execute {booked} {day} day=tomorrow")
 
 
+def test_an_inbox_row_is_clicked_beside_its_icons_and_jquery_delegation_names_its_targets(
+    mount: Mount, live: LiveSite
+) -> None:
+    page = opened(mount, live, "/scripted/jquery-mail.html")
+    # The row listens and shows a pointer, and holds icons of its own: both are actions.
+    row = address(mount, page, "Tamqrah")
+    assert re.search(r"Tamqrah Quarterly report \[A\d{4} clickable \"\(class: star\)\"\]",
+                     grep(mount, page, "Tamqrah"))
+    assert grep(mount, act(mount, f"execute {page} {row}"), "Opened: Quarterly report")
+    # jQuery's handlers delegated from the list (`dblclick label`) and from the document
+    # (`click .folder`) make those elements the actions, not the list or the document.
+    edited = act(mount, f"dblclick {page} {listening(mount, page, 'later', 'dblclick')}")
+    assert grep(mount, edited, "Editing later")
+    assert grep(mount, act(mount, f"execute {page} {address(mount, page, 'Spam')}"), "Folder: Spam")
+
+
+def test_react_handler_props_name_the_elements_meant(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/react-list.html")
+    edited = act(mount, f"dblclick {page} {listening(mount, page, 'cheese', 'dblclick')}")
+    assert grep(mount, edited, "Editing cheese")
+    pin = re.search(r'bread"\] \[(A\d{4}) clickable "pin"\]', grep(mount, page, "bread"))
+    assert pin, grep(mount, page, "bread")
+    assert grep(mount, act(mount, f"execute {page} {pin.group(1)}"), "(pinned)")
+
+
 def test_a_control_drawn_anew_by_a_timer_is_found_again_or_reported_gone(
     mount: Mount, live: LiveSite
 ) -> None:

@@ -30,7 +30,14 @@ The words:
 
 A listener on the document, the body or a framework's root (one element listening to a dozen
 kinds of events at once: React, Vue, Svelte delegate that way) says nothing about which element
-is meant; there the pointer cursor, roles and tabindex tell.
+is meant; there the pointer cursor, roles and tabindex tell. Two libraries say more, and are
+asked (`LIBRARY_HANDLERS`):
+
+- jQuery keeps its handlers in its own data, with the selector of a delegated one:
+  `$('.todo-list').on('dblclick', 'label', …)` makes each label inside listen for dblclick,
+  not the list (the same from the document: `$(document).on('click', '.thread', …)`);
+- React listens at its root (or the document) and keeps each element's handlers in its props
+  (`onClick`, `onDoubleClick` …), which name the element meant.
 """
 
 from __future__ import annotations
@@ -103,10 +110,50 @@ LISTENER_LOG = """
 })();
 """.replace("__EVENTS__", _EVENTS_JS)
 
-# (el, style, parentPointer, items) → the words for el ('' for none). `items` collects the
-# repeated children of a delegating container, to be marked when the walk reaches them.
+# React's handler props, by the DOM event each stands for (the rest: onKeyDown → keydown).
+_REACT_EVENTS_JS = "{onDoubleClick: 'dblclick', onContextMenu: 'contextmenu'}"
+
+# (el, view) → { own: [event types], delegated: [[selector, event type]], handled: [types] }:
+# what a library says of the element's handlers. `handled` are the types whose listeners in the
+# log are the library's own dispatcher (jQuery), so the log's word for them is replaced by the
+# library's: a type served only by delegated handlers is not the container's.
+LIBRARY_HANDLERS = """
+((REACT_EVENTS) => {
+  const REACT_PROPS = ['__reactProps$', '__reactEventHandlers$'];
+  const reactType = (prop) => REACT_EVENTS[prop]
+    || prop.slice(2).replace(/Capture$/, '').toLowerCase();
+  return (target, view) => {
+    const found = { own: [], delegated: [], handled: [] };
+    const jq = view.jQuery;
+    const data = jq && typeof jq._data === 'function' ? jq._data(target, 'events') : null;
+    for (const [type, handlers] of Object.entries(data || {})) {
+      found.handled.push(type);
+      for (const h of handlers) {
+        const event = h.origType || type;
+        if (h.selector) found.delegated.push([h.selector, event]);
+        else found.own.push(event);
+      }
+    }
+    for (const key of Object.keys(target)) {
+      if (!REACT_PROPS.some((prefix) => key.startsWith(prefix))) continue;
+      const props = target[key] || {};
+      for (const prop of Object.keys(props)) {
+        if (/^on[A-Z]/.test(prop) && typeof props[prop] === 'function') {
+          found.own.push(reactType(prop));
+        }
+      }
+    }
+    return found;
+  };
+})(__REACT_EVENTS__)
+""".replace("__REACT_EVENTS__", _REACT_EVENTS_JS)
+
+# (el, style, parentPointer, marks) → the words for el ('' for none). `marks` (element → set
+# of words) collects what a container says of elements below it — the repeated children its
+# click listener serves ('item'), the targets of its delegated handlers — to be added when the
+# walk reaches them.
 OPERABLE = """
-((EVENTS, ROOT_TYPES, MIN_ITEMS, ITEM_DEPTH) => {
+((EVENTS, ROOT_TYPES, MIN_ITEMS, ITEM_DEPTH, library) => {
   const NATIVE = new Set(['a', 'button', 'input', 'select', 'textarea', 'option', 'summary',
     'label', 'details']);
   const UNOWNED = new Set(['html', 'body']);
@@ -128,22 +175,42 @@ OPERABLE = """
     }
     return [];
   };
-  return (el, style, parentPointer, items) => {
+  const markBelow = (marks, target, word) => {
+    if (!marks.has(target)) marks.set(target, new Set());
+    marks.get(target).add(word);
+  };
+  // Elements below `scope` that a delegated handler's selector names (jQuery's own finder
+  // for a selector of its extensions, such as :visible).
+  const selected = (view, scope, selector) => {
+    try { return Array.from(scope.querySelectorAll(selector)); } catch (e) { /* jQuery's */ }
+    try { return view.jQuery(scope).find(selector).toArray(); } catch (e) { return []; }
+  };
+  const delegate = (view, scope, handlers, marks) => {
+    for (const [selector, type] of handlers.delegated) {
+      if (!EVENTS[type]) continue;
+      for (const target of selected(view, scope, selector)) markBelow(marks, target, EVENTS[type]);
+    }
+  };
+  return (el, style, parentPointer, marks) => {
     const words = new Set();
     const name = el.localName;
     const view = el.ownerDocument.defaultView;
     const log = view && view.__wsfsListeners;
-    const types = log ? log.types(el) : [];
+    const handlers = library(el, view);
+    if (name === 'body') delegate(view, el, library(el.ownerDocument, view), marks);
+    delegate(view, el, handlers, marks);
+    const types = (log ? log.types(el) : []).filter((type) => !handlers.handled.includes(type));
+    types.push(...handlers.own);
     const own = !UNOWNED.has(name) && types.length < ROOT_TYPES;
     if (own) for (const type of types) if (EVENTS[type]) words.add(EVENTS[type]);
     if (words.has('click') && !NATIVE.has(name) && style.cursor !== 'pointer') {
       const found = repeated(el);
       if (found.length) {
         words.delete('click');
-        for (const item of found) items.add(item);
+        for (const item of found) markBelow(marks, item, 'item');
       }
     }
-    if (items.has(el)) words.add('item');
+    for (const word of marks.get(el) || []) words.add(word);
     if (style.cursor === 'pointer' && !parentPointer && !UNOWNED.has(name) && !NATIVE.has(name)) {
       words.add('pointer');
     }
@@ -152,8 +219,9 @@ OPERABLE = """
         && !el.isContentEditable) words.add('focusable');
     return Array.from(words).sort().join(' ');
   };
-})(__EVENTS__, __ROOT_TYPES__, __MIN_ITEMS__, __ITEM_DEPTH__)
+})(__EVENTS__, __ROOT_TYPES__, __MIN_ITEMS__, __ITEM_DEPTH__, __LIBRARY__)
 """.replace("__EVENTS__", _EVENTS_JS).replace("__ROOT_TYPES__", str(FRAMEWORK_ROOT_TYPES)).replace(
-    "__MIN_ITEMS__", str(MIN_ITEMS)).replace("__ITEM_DEPTH__", str(ITEM_DEPTH))
+    "__MIN_ITEMS__", str(MIN_ITEMS)).replace("__ITEM_DEPTH__", str(ITEM_DEPTH)).replace(
+    "__LIBRARY__", LIBRARY_HANDLERS.strip())
 
 __all__ = ["GESTURE_EVENTS", "LISTENER_LOG", "OPERABLE", "OPERABLE_ATTRIBUTE"]

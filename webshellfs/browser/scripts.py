@@ -259,7 +259,7 @@ SNAPSHOT = r"""
   const UNSEEN = '__UNSEEN__';
   const OP = '__OPERABLE_ATTRIBUTE__';
   const operable = __OPERABLE__;
-  const delegated = new Set();
+  const marks = new Map();  // element → words its container gave it (discovery.OPERABLE)
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
     + '[contenteditable], form';
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
@@ -357,7 +357,7 @@ SNAPSHOT = r"""
     const view = el.ownerDocument.defaultView;
     if (!view) return ['', parentPointer, null];
     const style = view.getComputedStyle(el);
-    return [operable(el, style, parentPointer, delegated), style.cursor === 'pointer', style];
+    return [operable(el, style, parentPointer, marks), style.cursor === 'pointer', style];
   };
 
   const node = (n, inFrame, parentShown, parentSeen, parentPointer) => {

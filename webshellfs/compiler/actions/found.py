@@ -7,7 +7,10 @@ Each such element is one `click` action (`hover` when hovering is all it listens
 like any control, with the other gestures it listens for in its context (`on: dblclick
 rightclick`), so an agent knows a double-click or a right-click does something there. A wrapper
 whose content already holds a control (a link, a button, another found element) is not a
-second action: the inner one is what a person clicks.
+second action: the inner one is what a person clicks — unless the wrapper answers to a gesture
+none of its inner controls takes (a to-do item's double-click beside its checkbox), or is
+clickable with words of its own beside them (an inbox row's sender and subject beside its star
+and trash icons): then a person clicks the wrapper too, and it is an action as well.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions.index import page_index
 from webshellfs.compiler.actions.labels import operable_words
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
-from webshellfs.compiler.actions.widgets import holds_control, register_widget
+from webshellfs.compiler.actions.widgets import register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
-from webshellfs.compiler.dom import first_descendant, plain_text
+from webshellfs.compiler.dom import first_descendant, plain_text, squash
 
 # The first word an element has decides what it is, in this order.
 ROW_RULE = ControlRule("click", "row")
@@ -46,18 +49,65 @@ STAND_INS = frozenset({"option", "optgroup"})
 # Words that say no more than "clicking it does something": on a label that names a control,
 # that something is the control's own action.
 CLICK_WORDS = frozenset({"click", "pointer", "item"})
+# Words that say the element itself listens for clicks or shows it takes them ("item" is a
+# guess from its container's listener: for an item holding controls, they are the targets).
+OWN_CLICK_WORDS = frozenset({"click", "pointer"})
+# Gestures a wrapper may answer to for itself, when none of its inner controls does.
+OWN_GESTURES = frozenset({"dblclick", "rightclick", "drag", "drop"})
+# A clickable wrapper with at most this much text outside its inner controls is a thing a
+# person clicks (a row, a card); one with more is a region (a panel or page that closes its
+# menus on any click), not a control.
+WRAPPER_TEXT_CHARS = 300
 
 
 def _names_a_control(label: HtmlElement) -> bool:
     return label.get("for") is not None or first_descendant(label, NATIVE_CONTROLS) is not None
 
 
-def holds_operable(element: HtmlElement) -> bool:
-    """Whether something inside is a control already: a native one, a link, a found one."""
-    return holds_control(element) or any(
-        isinstance(inner.tag, str) and inner.get(OPERABLE_ATTRIBUTE)
-        for inner in element.iterdescendants()
-    )
+def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
+    """The outermost controls inside: native ones, links, found ones."""
+    found: list[HtmlElement] = []
+    stack = list(reversed(element))
+    while stack:
+        inner = stack.pop()
+        if not isinstance(inner.tag, str):
+            continue
+        if (inner.tag in NATIVE_CONTROLS or inner.get(OPERABLE_ATTRIBUTE)
+                or (inner.tag == "a" and inner.get("href") is not None)):
+            found.append(inner)
+        else:
+            stack.extend(reversed(inner))
+    return found
+
+
+def _text_outside(element: HtmlElement, inner: list[HtmlElement]) -> str:
+    """The element's text without its inner controls' own (a label naming one is its)."""
+    skipped = set(map(id, inner))
+    parts: list[str] = []
+    stack: list[HtmlElement | str] = [element]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        named = item.tag == "label" and _names_a_control(item)
+        if isinstance(item.tag, str) and id(item) not in skipped and not named:
+            parts.append(item.text or "")
+            for child in reversed(item):
+                stack.append(child.tail or "")
+                stack.append(child)
+    return squash(" ".join(parts))
+
+
+def acts_for_itself(element: HtmlElement, words: tuple[str, ...], inner: list[HtmlElement]) -> bool:
+    """Whether a person operates the element itself though the controls `inner` sit inside
+    it (see the module's docstring)."""
+    inner_words = {"click"}.union(*(operable_words(control) for control in inner))
+    if (set(words) & OWN_GESTURES) - inner_words:
+        return True
+    if not set(words) & OWN_CLICK_WORDS or (element.tag == "label" and _names_a_control(element)):
+        return False  # a label's words are its control's name: a click on them is the control's
+    return 0 < len(_text_outside(element, inner)) <= WRAPPER_TEXT_CHARS
 
 
 def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
@@ -68,12 +118,16 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if element.tag == "label" and _names_a_control(element) and CLICK_WORDS.issuperset(words):
         return None
     rule = next((r for word, r in FOUND_RULES if word in words), None)
-    if rule is None or holds_operable(element):
+    if rule is None:
+        return None
+    inner = _inner_controls(element)
+    if inner and not acts_for_itself(element, words, inner):
         return None
     if set(words) <= FOCUS_ONLY and not plain_text(element) and not element.get("aria-label"):
         return None  # an empty focus stop (a dialog's focus-trap sentinel): nothing to operate
     return register_widget(
-        element, builder, page_index(builder, element), rule, block=element.tag in BLOCK_TAGS
+        element, builder, page_index(builder, element), rule, container=bool(inner),
+        block=element.tag in BLOCK_TAGS,
     )
 
 
