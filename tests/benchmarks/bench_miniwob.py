@@ -437,26 +437,80 @@ def use_autocomplete(task: str) -> Callable[[Agent], None]:
     return run
 
 
+def pick_date(agent: Agent, page: str, field: str, month: int, day: int, year: int) -> str:
+    """A date picker that takes no typing: focus its field, go to the month with Prev/Next,
+    click the day's cell; the page it led to."""
+    page = agent.act(f"focus {page} {field}")
+    for _ in range(MAX_MONTHS):
+        shown = MONTH_YEAR.search(agent.shell(f"grep -rhE '{MONTH_YEAR.pattern}' {page}/content/ "
+                                              f"{page}/boilerplate/"))
+        if shown is None:
+            raise TaskFailed(f"no month shown in {page}:\n" + agent.shell(f"cat {page}/content/*"))
+        ahead = year * 12 + month - int(shown.group(2)) * 12 - MONTHS.index(shown.group(1)) - 1
+        if ahead == 0:
+            break
+        page = press(agent, page, "Next" if ahead > 0 else "Prev")
+    return agent.act(f"execute {page} {table_cell(agent, page, str(day))}")
+
+
 def _choose_date(task: str) -> Callable[[Agent], None]:
-    """The field takes no typing: focus it, go to the month with Prev/Next, click the day."""
     def run(agent: Agent) -> None:
         page, asked = begin(agent, task, r"Select (\d+)/(\d+)/(\d{4}) as the date and hit "
                             r"submit\.")
         month, day, year = (int(part) for part in asked.groups())
-        page = agent.act(f"focus {page} {control(agent, page, 'Date:', 'fill')}")
-        for _ in range(MAX_MONTHS):
-            shown = MONTH_YEAR.search(agent.shell(f"grep -rhE '{MONTH_YEAR.pattern}' "
-                                                  f"{page}/content/"))
-            if shown is None:
-                raise TaskFailed(f"no month shown in {page}:\n"
-                                 + agent.shell(f"cat {page}/content/*"))
-            ahead = year * 12 + month - int(shown.group(2)) * 12 - MONTHS.index(shown.group(1)) - 1
-            if ahead == 0:
-                break
-            page = press(agent, page, "Next" if ahead > 0 else "Prev")
-        page = agent.act(f"execute {page} {table_cell(agent, page, str(day))}")
+        page = pick_date(agent, page, control(agent, page, "Date:", "fill"), month, day, year)
         judge(agent, press(agent, page, "Submit"))
     return run
+
+
+def autocomplete(agent: Agent, page: str, field: str, typed: str, choice: str) -> str:
+    """Type into the field, then click the suggestion that starts with `choice` (a city) or
+    names it in brackets (an airport's code, "(BPT)")."""
+    page = fill(agent, page, field, typed)
+    for ident, label in re.findall(r'\[(A\d{4}) clickable "([^"]*)"\]',
+                                   agent.shell(f"cat {page}/content/*.md")):
+        if label.startswith(choice) or f"({choice})" in label:
+            agent.transcript.append(f"# suggestion {label!r} is {ident}")
+            return agent.act(f"execute {page} {ident}")
+    raise TaskFailed(f"no suggestion starting {choice!r} in {page}:\n"
+                     + agent.shell(f"cat {page}/content/*"))
+
+
+def _book_flight(task: str) -> Callable[[Agent], None]:
+    """Fill From and To by their suggestions, pick the date, search, book the flight asked."""
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, r"Book the (cheapest|shortest) one-way flight from: (.+) "
+                            r"to: (.+) on (\d+)/(\d+)/(\d{4})\.")
+        for label, city in (("From:", asked.group(2)), ("To:", asked.group(3))):
+            page = autocomplete(agent, page, control(agent, page, label, "fill"),
+                                city.split(",")[0], city)
+        month, day, year = (int(part) for part in asked.groups()[3:])
+        page = pick_date(agent, page, fields(agent, page)[2], month, day, year)
+        page = press(agent, page, "Search")
+        flights = _flights(agent, page)
+        key = (lambda f: f[1]) if asked.group(1) == "cheapest" else (lambda f: f[2])
+        judge(agent, agent.act(f"execute {page} {min(flights, key=key)[0]}"))
+    return run
+
+
+def _flights(agent: Agent, page: str) -> list[tuple[str, int, int]]:
+    """Each result's Book button with its price and duration in minutes, read from the lines
+    of its result (a duration "2h 21m", a price "$1,330", then the button)."""
+    flights, minutes, price = [], None, None
+    for line in agent.shell(f"cat {page}/content/*.md").splitlines():
+        duration = re.search(r"(\d+)h (\d+)m", line)
+        if duration:
+            minutes = int(duration.group(1)) * 60 + int(duration.group(2))
+        cost = re.search(r"\$([\d,]+)", line)
+        if cost:
+            price = int(cost.group(1).replace(",", ""))
+        book = re.search(r'\[(A\d{4}) button "Book', line)
+        if book and minutes is not None and price is not None:
+            flights.append((book.group(1), price, minutes))
+            minutes = price = None
+    if not flights:
+        raise TaskFailed(f"no flights in {page}:\n" + agent.shell(f"cat {page}/content/* | head -60"))
+    return flights
 
 
 def textarea_text(agent: Agent, page: str, ident: str) -> str:
@@ -990,6 +1044,8 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "book-flight": _book_flight("book-flight"),
+    "book-flight-nodelay": _book_flight("book-flight-nodelay"),
     "search-engine": search_engine,
     "email-inbox-forward": _email_inbox("email-inbox-forward"),
     "email-inbox-star-reply": _email_inbox("email-inbox-star-reply"),
