@@ -127,3 +127,62 @@ def test_an_unnamed_list_of_links_into_the_page_is_a_table_of_contents() -> None
             f'<li><a href="#three">Three</a></li></ul>{STORY}</div>')
     assert regions(html)["boilerplate/nav.md"] == [
         "- One [L0001]", "- Two [L0002]", "- Three [L0003]"]
+
+
+def test_a_section_a_heading_names_goes_to_that_kind_up_to_the_next_heading() -> None:
+    html = (f'<div class="post"><h1>The story</h1>{STORY}'
+            '<h2>Mehr zum Thema</h2><p><a href="/a">Another story about the same thing</a></p>'
+            '<ul><li><a href="/b">A second story</a> (video)</li></ul>'
+            '<h2>Ein Nachtrag</h2><p>The author added a line after the story.</p></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Mehr zum Thema", "Another story about the same thing [L0001]",
+        "- A second story [L0002] (video)"]
+    assert content_lines(out)[-1] == "The author added a line after the story."
+    assert len(content_lines(out)) == 9
+
+
+def test_a_comments_heading_takes_the_unnamed_paragraphs_after_it() -> None:
+    html = (f'<div class="entry">{STORY}<h3>Comments</h3><p>Great piece, thanks.</p>'
+            '<p>I disagree with the second paragraph.</p></div>')
+    out = regions(html)
+    assert out["boilerplate/comments.md"] == [
+        "Comments", "Great piece, thanks.", "I disagree with the second paragraph."]
+    assert len(content_lines(out)) == 8
+
+
+def test_a_page_whose_text_sits_under_such_a_heading_keeps_it() -> None:
+    html = f'<article><h1>Reader letters</h1><h2>Kommentare</h2>{STORY}</article>'
+    out = regions(html)
+    assert out.get("boilerplate/comments.md", ["Kommentare"]) == ["Kommentare"]
+    assert sum(line.startswith("Paragraph") for line in content_lines(out)) == 8
+
+
+def test_a_related_heading_over_prose_is_not_a_list_of_other_articles() -> None:
+    html = (f'<div class="post">{STORY}<h2>Read more</h2>'
+            '<p>Some closing thoughts of the author, in prose, not a list of links.</p></div>')
+    out = regions(html)
+    assert out.get("boilerplate/related.md", ["Read more"]) == ["Read more"]
+    assert content_lines(out)[-1].startswith("Some closing thoughts")
+
+
+def test_a_later_h1_heading_a_box_does_not_keep_it_but_the_title_stays() -> None:
+    html = (f'<h1>The story</h1><div class="story">{STORY}</div>'
+            '<div class="teasers"><h1>Meist gelesen</h1><ul><li><a href="/a">Most read one</a></li>'
+            '<li><a href="/b">Most read two</a></li></ul></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"][0] == "Meist gelesen"
+    assert any(path.startswith("content/") and "the-story" in path for path in out)
+
+
+def test_an_advertisement_label_and_the_words_of_donation_and_action_bars_are_named() -> None:
+    html = (f'<div class="post">{"".join(PARAGRAPHS[:4])}'
+            '<div><p>Anzeige</p><a href="/shop">Buy the thing now</a></div>'
+            '<div id="blog_spenden"><p>Unterstützen Sie unsere Arbeit.</p></div>'
+            '<div class="tip-action-bar"><span>Tipp drucken</span> <span>Merken</span></div>'
+            f'{"".join(PARAGRAPHS[4:])}</div>')
+    out = regions(html)
+    assert out["boilerplate/ads.md"] == ["Anzeige", "Buy the thing now [L0001]"]
+    assert out["boilerplate/promo.md"] == ["Unterstützen Sie unsere Arbeit."]
+    assert out["boilerplate/share.md"] == ["Tipp drucken Merken"]
+    assert len(content_lines(out)) == 8

@@ -4,8 +4,9 @@ Two kinds of evidence, both deterministic:
 - what the page says: nav/aside elements, ARIA landmarks, page-level header/footer, dialogs;
 - what the page shows, for pages that mark nothing: blocks named by their class/id words
   (`sidebar`, `relatedposts`, `commentlist`, `author-box`), by the heading they open with
-  ("Mehr zum Thema", "Comments"), credit lines, skip links, link-dense menus, and short boxes
-  after the main text. The tables are in regions.py; each kind is a file of its own.
+  ("Mehr zum Thema", "Comments") or sit under (heading_sections), credit lines, skip links,
+  link-dense menus, and short boxes after the main text. The tables are in regions.py; each
+  kind is a file of its own.
 The second kind is applied outside the main text container (the smallest element holding
 most of the page's text outside links, or the article the page marks), and inside it only to
 blocks holding a small share of it (share bars, related links, comments, a table of
@@ -47,6 +48,7 @@ from webshellfs.compiler.regions import (
     REGION_STEMS,
     REGION_TOKENS,
     RELATED_MIN_LINK_SHARE,
+    SECTION_HEADING_TAGS,
 )
 from webshellfs.compiler.rules import (
     ARTICLE_LEAD,
@@ -383,6 +385,15 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
     return "related" if region == "related" and mostly_links else None
 
 
+def holds_title(element: HtmlElement) -> bool:
+    """Whether the element is or holds the page's title: the first <h1> of the page (a later
+    one heads a box of its own, "Meist gelesen"), which stays in content/."""
+    if element.tag != "h1" and element.find(".//h1") is None:
+        return False
+    title = next(element.getroottree().getroot().iter("h1"))
+    return title is element or element in title.iterancestors()
+
+
 def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
     """"credits" for a short credit line ("Foto: …", "Bild via …", "© …"), else None. An
     image's caption itself stays where it is: it describes the article's picture."""
@@ -396,7 +407,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     """For an element outside the main text: the region its class/id words, its heading or its
     link density put it in, or None; after the main text (`after_main`) also a block with
     little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
-    holds an <h1> (the page title stays in content/)."""
+    holds the page's title (holds_title)."""
     region = named_region(element) or credit_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
@@ -406,7 +417,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
         region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
-    if region is not None and element.find(".//h1") is not None:
+    if region is not None and holds_title(element):
         return None
     return region
 
@@ -442,6 +453,60 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     limit = INSIDE_MAIN_MAX_SHARE.get(region)
     if limit is None or held.get(element, 0) > limit * held.get(main, 0):
         return None
-    if element.find(".//h1") is not None:
+    if holds_title(element):
         return None
     return region
+
+
+def heading_sections(main: HtmlElement, weights: TextWeights,
+                     listing: bool) -> dict[HtmlElement, str]:
+    """Inside the main text, the sections a heading names: each element of such a section →
+    its kind. The section is the heading element (SECTION_HEADING_TAGS, or an <h1> that is not
+    the page's title) with the blocks around it that hold nothing else, and what follows it in
+    its container, up to the next heading of the same or a higher level. It moves only while it
+    holds a small share of the main text, as a block does (minor_region); a "related" one must
+    be mostly links, and stays on a listing page."""
+    sections: dict[HtmlElement, str] = {}
+    main_prose = weights.prose.get(main, 0)
+    for heading in main.iter("h1", *SECTION_HEADING_TAGS):
+        if heading in sections or heading.tag == "h1" and holds_title(heading):
+            continue
+        region = heading_region(heading, weights)
+        limit = INSIDE_MAIN_MAX_SHARE.get(region or "")
+        if limit is None or region == "related" and listing:
+            continue
+        members = _section_of(heading, main, weights)
+        if (region == "related" and _link_share_of(members[1:], weights) < RELATED_MIN_LINK_SHARE
+                or sum(weights.prose.get(m, 0) for m in members) > limit * main_prose
+                or any(holds_title(m) for m in members)):
+            continue
+        for member in members:
+            sections.setdefault(member, region)
+    return sections
+
+
+def _section_of(heading: HtmlElement, main: HtmlElement, weights: TextWeights) -> list[HtmlElement]:
+    """The heading's block (widened to the elements around it holding no other text) and the
+    blocks after it, up to one that is or holds a heading of the same or a higher level."""
+    block = heading
+    heading_text = weights.text.get(heading, 0)
+    while True:
+        parent = block.getparent()
+        if parent is None or parent is main or weights.text.get(parent, 0) != heading_text:
+            break
+        block = parent
+    higher = ("h1", *SECTION_HEADING_TAGS)[:int(heading.tag[1])]
+    members = [block]
+    for sibling in block.itersiblings():
+        if not isinstance(sibling.tag, str):
+            continue
+        if sibling.tag in higher or next(sibling.iter(*higher), None) is not None:
+            break
+        members.append(sibling)
+    return members
+
+
+def _link_share_of(elements: list[HtmlElement], weights: TextWeights) -> float:
+    total = sum(weights.text.get(e, 0) for e in elements)
+    prose = sum(weights.prose.get(e, 0) for e in elements)
+    return (total - prose) / total if total else 0.0

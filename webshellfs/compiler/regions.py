@@ -1,9 +1,10 @@
 """The kinds of boilerplate a page holds besides its chrome, and the evidence that names them.
 
 Tables only; boilerplate.py applies them. Each kind is a file in boilerplate/ (`related.md`,
-`comments.md`, `promo.md`, `share.md`, `bio.md`, `consent.md`, `tags.md`, `credits.md`, beside
-`nav.md`, `header.md`, `footer.md`, `aside.md`), so the file name says why a block left
-content/: its class/id words, or the heading it opens with, named that kind.
+`comments.md`, `promo.md`, `share.md`, `bio.md`, `consent.md`, `tags.md`, `credits.md`, `ads.md`,
+beside `nav.md`, `header.md`, `footer.md`, `aside.md`), so the file name says why a block left
+content/: its class/id words, the heading it opens with, or the heading it sits under, named
+that kind.
 """
 
 from __future__ import annotations
@@ -16,18 +17,21 @@ REGION_TOKENS = {
     "skip": "nav", "toc": "nav",
     "header": "header", "masthead": "header", "topbar": "header", "banner": "header",
     "footer": "footer", "colophon": "footer", "copyright": "footer",
-    "sidebar": "aside", "aside": "aside", "widget": "aside", "widgets": "aside", "rail": "aside",
+    "sidebar": "aside", "side-bar": "aside", "aside": "aside", "widget": "aside",
+    "widgets": "aside", "rail": "aside",
     "related": "related", "recommended": "related", "recommendations": "related",
     "more-stories": "related", "outbrain": "related", "taboola": "related",
     "mostread": "related", "most-read": "related", "most-popular": "related",
     "read-more": "related", "readmore": "related", "see-also": "related", "next-post": "related",
     "prev-post": "related", "post-navigation": "related", "nav-links": "related",
     "share": "share", "sharing": "share", "social": "share", "sharebar": "share",
-    "sociable": "share", "shariff": "share", "addthis": "share",
+    "sociable": "share", "shariff": "share", "addthis": "share", "bookmark": "share",
+    "post-ratings": "share",
     "cookie": "consent", "cookies": "consent", "consent": "consent", "gdpr": "consent",
     "newsletter": "promo", "subscribe": "promo", "subscription": "promo", "signup": "promo",
     "promo": "promo", "paywall": "promo", "donate": "promo", "donation": "promo", "cta": "promo",
-    "simplenews": "promo", "mailchimp": "promo", "mc4wp": "promo",
+    "simplenews": "promo", "mailchimp": "promo", "mc4wp": "promo", "spenden": "promo",
+    "spende": "promo", "assinatura": "promo", "assine": "promo",
     "comments": "comments", "comment": "comments", "disqus": "comments", "respond": "comments",
     "reply": "comments", "replies": "comments", "discussion": "comments",
     "author-box": "bio", "authorbox": "bio", "author-bio": "bio", "authorbio": "bio",
@@ -53,6 +57,8 @@ REGION_STEMS = (
     ("footer", "footer"), ("masthead", "header"), ("comment", "comments"), ("dialog", "popup"),
     ("authorbox", "bio"), ("authorbio", "bio"), ("author-box", "bio"), ("author-bio", "bio"),
     ("tagcloud", "tags"), ("mostread", "related"), ("paywall", "promo"),
+    ("news-letter", "promo"), ("actionbar", "share"), ("action-bar", "share"),
+    ("affiliate", "ads"), ("third-party", "consent"),
 )
 
 # Inside the main text a block moves out only as one of these kinds, and only while it holds
@@ -120,14 +126,17 @@ HEADING_REGIONS = {
         "lust auf mehr", "empfehlungen aus", "top themen", "saiba mais", "leia mais",
         "veja também", "recommended stories", "more like this", "popular posts", "recent posts",
         "latest posts", "letzte beiträge", "recent comments", "neueste kommentare",
-        "letzte kommentare",
+        "letzte kommentare", "lue myös", "lue lisää", "lue aiheesta lisää",
+        "katso myös", "läs mer", "läs också", "redaktionstipp", "redaktionstipps", "lesetipp",
+        "lesetipps", "unsere lesetipps",
     ),
     "comments": (
         "comments", "comment", "leave a reply", "leave a comment", "responses", "reader comments",
         "kommentare", "kommentar", "kommentare schreiben", "kommentar schreiben",
         "schreibe einen kommentar", "diskussion", "leserkommentare", "comentarios",
         "deja un comentario", "commentaires", "laisser un commentaire", "komentarze",
-        "dodaj komentarz", "commenti", "reacties",
+        "dodaj komentarz", "commenti", "reacties", "so können sie kommentieren",
+        "kommentar von", "comment by",
     ),
     "promo": (
         "newsletter", "subscribe", "sign up for our newsletter", "abonnieren",
@@ -138,6 +147,7 @@ HEADING_REGIONS = {
         "share", "share this", "share this article", "share this post", "teilen",
         "diesen artikel teilen", "artikel teilen", "beitrag teilen", "compartir", "partager",
         "udostępnij", "condividi", "follow us", "folgen sie uns", "be sociable share",
+        "weiterempfehlen", "artikel weiterempfehlen", "seite empfehlen",
     ),
     "bio": (
         "about the author", "über den autor", "über die autorin", "zum autor", "zur autorin",
@@ -146,6 +156,10 @@ HEADING_REGIONS = {
     "tags": (
         "tags", "schlagworte", "schlagwörter", "stichworte", "etiquetas", "mots clés", "tagi",
         "keywords", "categories", "kategorien",
+    ),
+    "ads": (
+        "anzeige", "werbung", "advertisement", "sponsored", "gesponsert", "reklama",
+        "publicidad", "publicité", "pubblicità",
     ),
 }
 # Where the heading rule looks: blocks, not inline text; a paragraph only when it is mostly
@@ -156,6 +170,12 @@ HEADING_BLOCK_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "
 # Paragraphs and headings: one that is the heading alone ("Lesen Sie auch:") is that kind; one
 # that goes on after it only as "related", and only when it is mostly links.
 HEADING_PARAGRAPH_TAGS = frozenset({"p", "h2", "h3", "h4", "h5", "h6"})
+# A heading element of these whose text names a kind ("Mehr zum Thema", "Comments") opens a
+# section of that kind inside the main text: it and what follows it in its container, up to the
+# next heading of the same or a higher level, go to that kind's file, while the section holds
+# at most INSIDE_MAIN_MAX_SHARE of the main text (a page whose content sits under such a
+# heading keeps it). An <h1> is the page's title, not a section's.
+SECTION_HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
 # A heading is short: the first text of the block, up to this many characters.
 MAX_HEADING_CHARS = 60
 # A list of other articles is mostly links: inside the main text, a block headed "related"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 import lxml.etree
@@ -27,6 +27,7 @@ from webshellfs.compiler.actions import match_action
 from webshellfs.compiler.boilerplate import (
     TextWeights,
     find_main_container,
+    heading_sections,
     is_listing,
     is_skip_link,
     landmark_region,
@@ -123,6 +124,8 @@ class PageContext:
     weights: TextWeights
     # The main text is a listing (a home page, a search page): its lists of articles stay.
     listing: bool = False
+    # Elements of the main text under a heading that names their kind (heading_sections).
+    sections: dict[HtmlElement, str] = field(default_factory=dict)
     _resolver: UrlResolver | None = None
     _revealers: Revealers | None = None
 
@@ -144,7 +147,9 @@ class PageContext:
         main = find_main_container(body, weights.prose)
         if main is None:
             return cls(None, frozenset(), weights)
-        return cls(main, frozenset([main, *main.iterancestors()]), weights, is_listing(main, weights))
+        listing = is_listing(main, weights)
+        return cls(main, frozenset([main, *main.iterancestors()]), weights, listing,
+                   heading_sections(main, weights, listing))
 
 
 class UrlResolver:
@@ -387,7 +392,8 @@ class Walker:
         if page.main is None:
             return None
         if self.in_main:
-            return minor_region(element, page.weights, page.main, page.listing)
+            return page.sections.get(element) or minor_region(
+                element, page.weights, page.main, page.listing)
         return peripheral_region(element, page.weights, page.listing, self.after_main)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
