@@ -159,14 +159,16 @@ def press(agent: Agent, page: str, label: str, want: str = "") -> str:
 
 
 def fields(agent: Agent, page: str) -> list[str]:
-    """The text fields in the order the page shows them (its content/ files in order), for an
-    instruction that names none by its label ("the text field", "the 3rd textbox")."""
-    refs = agent.shell(f"cat {page}/content/*.md | grep -oP '\\[A\\d{{4}} [^\\]]*'").splitlines()
+    """The text fields in the order the page shows them (its content/ files in order, else
+    every file of the page), for an instruction that names none by its label ("the text
+    field", "the 3rd textbox")."""
     kinds = "|".join(FIELD_KINDS)
-    found = [ref[1:6] for ref in refs if re.search(rf": (?:{kinds})\b", ref)]
-    if not found:
-        raise TaskFailed(f"no text field in {page}/content/:\n" + agent.shell(f"cat {page}/content/*"))
-    return list(dict.fromkeys(found))
+    for where in ("content/*.md", "*/*.md"):
+        refs = agent.shell(f"cat {page}/{where} | grep -oP '\\[A\\d{{4}} [^\\]]*'").splitlines()
+        found = [ref[1:6] for ref in refs if re.search(rf": (?:{kinds})\b", ref)]
+        if found:
+            return list(dict.fromkeys(found))
+    raise TaskFailed(f"no text field in {page}:\n" + agent.shell(f"cat {page}/content/*"))
 
 
 def fill(agent: Agent, page: str, ident: str, value: str, extra: str = "") -> str:
@@ -959,6 +961,55 @@ def search_engine(agent: Agent) -> None:
     judge(agent, agent.act(f"execute {page} {_results(agent, page)[wanted % per_page]}"))
 
 
+# The movie search form's fields, by the words of their labels in the layouts a page draws.
+MOVIE_FIELDS = {"genre": ("genre",), "director": ("director", "name"), "year": ("year", "date")}
+
+
+def _movie_search(task: str) -> Callable[[Agent], None]:
+    """Fill each field by the word of its label (actions.tsv, else its row's label in a table
+    of the form), then the search button."""
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, r"Search for (.+) movies directed by (.+) from year "
+                            r"(\d{4})\.")
+        values = dict(zip(MOVIE_FIELDS, asked.groups()))
+        for ident in _form_fields(agent, page):
+            label = (agent.row(page, ident)[2] or _row_label(agent, page, ident)).lower()
+            kind = next((name for name, words in MOVIE_FIELDS.items()
+                         if any(word in label for word in words)), None)
+            if kind is None:
+                raise TaskFailed(f"{page}/{ident} has no label telling which field it is: "
+                                 f"{agent.row(page, ident)}\n" + agent.shell(f"cat {page}/content/*"))
+            page = fill(agent, page, ident, values[kind])
+        buttons = re.findall(r'\[(A\d{4}) (?:button|clickable) "[^"]*"\]',
+                             agent.shell(f"cat {page}/content/*.md"))
+        judge(agent, agent.act(f"execute {page} {buttons[-1]}"))
+    return run
+
+
+def _form_fields(agent: Agent, page: str) -> list[str]:
+    """The fill actions of actions.tsv, in its order."""
+    return [line.split("\t")[0] for line in
+            agent.shell(f"grep -P '^A\\d{{4}}\\tfill\\t' {page}/actions.tsv").splitlines()]
+
+
+def _row_label(agent: Agent, page: str, ident: str) -> str:
+    """The row label of the table cell that holds the field (a form laid out as a table)."""
+    for line in agent.shell(f"grep -h -w {ident} {page}/tables/*.cells").splitlines():
+        cells = line.split("\t")
+        if len(cells) > 5 and ident in cells[5]:
+            return cells[2]
+    return ""
+
+
+def form_sequence_3(agent: Agent) -> None:
+    """The dropdown is a styled one: open it by its arrow, click the choice, then the button."""
+    page, asked = begin(agent, "form-sequence-3", r'Choose (.+) from the dropdown, then click the '
+                        r'button labeled "(.+)"\.')
+    page = press(agent, page, "▾")
+    page = press(agent, page, asked.group(1))
+    judge(agent, press(agent, page, asked.group(2)))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1044,6 +1095,9 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "multi-layouts": _movie_search("multi-layouts"),
+    "multi-orderings": _movie_search("multi-orderings"),
+    "form-sequence-3": form_sequence_3,
     "book-flight": _book_flight("book-flight"),
     "book-flight-nodelay": _book_flight("book-flight-nodelay"),
     "search-engine": search_engine,
