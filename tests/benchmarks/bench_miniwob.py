@@ -116,6 +116,7 @@ MAX_STEPS = 6
 MAX_DEPTH = 3
 MAX_TRIES = 10
 MAX_PAGES = 12
+MAX_WATCHES = 40
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
 
@@ -1010,6 +1011,66 @@ def form_sequence_3(agent: Agent) -> None:
     judge(agent, press(agent, page, asked.group(2)))
 
 
+def _list_items(agent: Agent, page: str) -> list[tuple[str, str]]:
+    """The items of a list that can be dragged, in order: (id, label)."""
+    return re.findall(r'^\[(A\d{4}) clickable "([^"]*)"\]$',
+                      agent.shell(f"cat {page}/content/*.md"), re.M)
+
+
+def drag_items(agent: Agent) -> None:
+    """Drag the item onto the one at the position asked (jQuery UI sortable)."""
+    page, asked = begin(agent, "drag-items", r"Drag (\S+) (to the top|to the bottom|down by one "
+                        rf"position|up by one position|to the {ORDINAL} position)\.")
+    items = _list_items(agent, page)
+    names = [label for _, label in items]
+    if asked.group(1) not in names:
+        raise TaskFailed(f"no item {asked.group(1)!r} in {page}: {names}")
+    now = names.index(asked.group(1))
+    target = {"to the top": 0, "to the bottom": len(items) - 1, "down by one position": now + 1,
+              "up by one position": now - 1}.get(asked.group(2))
+    target = int(asked.group(3)) - 1 if target is None else target
+    page = agent.act(f"drag {page} {items[now][0]} {items[target][0]}")
+    judge(agent, page)
+
+
+def order_food(agent: Agent) -> None:
+    """"+" under each item named (or under items showing the kind asked), then Order!."""
+    page, asked = begin(agent, "order-food", r"Order (?:one of each item: (.+)|(\d+) items that "
+                        r"are (\S+))$")
+    lines = agent.shell(f"cat {page}/content/*.md").splitlines()
+
+    def plus_after(index: int) -> str | None:
+        for below in lines[index + 1:index + 4]:
+            found = re.search(r'\[(A\d{4}) clickable "\+"\]', below)
+            if found:
+                return found.group(1)
+        return None
+    if asked.group(1):
+        wanted = [plus_after(lines.index(name)) if name in lines else None
+                  for name in asked.group(1).split(", ")]
+    else:
+        kinds = [index for index, line in enumerate(lines)
+                 if re.search(rf"\bimage: {re.escape(asked.group(3))}\]", line)]
+        wanted = [plus_after(kinds[0] - 1) if kinds else None] * int(asked.group(2))
+    if None in wanted:
+        raise TaskFailed(f"no + for every item asked in {page}")
+    for plus in wanted:
+        page = agent.act(f"execute {page} {plus}")
+    judge(agent, press(agent, page, "Order!"))
+
+
+def stock_market(agent: Agent) -> None:
+    """Watch the price (a `focus` captures it again) and buy once it is under the mark."""
+    page, asked = begin(agent, "stock-market", r"Buy (\S+) stock when the price is less than "
+                        r"\$([\d.]+)\.")
+    for _ in range(MAX_WATCHES):
+        price = re.search(r"Stock price: \$([\d.]+)", agent.shell(f"cat {page}/content/*.md"))
+        if price and float(price.group(1)) < float(asked.group(2)):
+            break
+        page = agent.act(f"focus {page}")
+    judge(agent, press(agent, page, "Buy"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1095,6 +1156,9 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "drag-items": drag_items,
+    "order-food": order_food,
+    "stock-market": stock_market,
     "multi-layouts": _movie_search("multi-layouts"),
     "multi-orderings": _movie_search("multi-orderings"),
     "form-sequence-3": form_sequence_3,
@@ -1128,6 +1192,9 @@ NEEDS_VISION: dict[str, str] = {
     "draw-line": "drawing on a canvas",
     "find-midpoint": "points drawn in SVG",
     "grid-coordinate": "positions on a drawn grid",
+    "hot-cold": "found by moving the pointer over an area and reading a colour",
+    "drag-items-grid": "positions in a grid (top left, center right …)",
+    "simon-says": "buttons that light up in turn",
     "hover-shape": "a shape drawn in SVG",
     "identify-shape": "shapes drawn in SVG",
     "moving-items": "moving shapes",
