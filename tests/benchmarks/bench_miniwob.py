@@ -1071,6 +1071,37 @@ def stock_market(agent: Agent) -> None:
     judge(agent, press(agent, page, "Buy"))
 
 
+# The toolbar button of each style text-editor asks for, by the word in its class.
+EDITOR_STYLES = {"bold": "ql-bold", "italics": "ql-italic", "underlined": "ql-underline"}
+
+
+def text_editor(agent: Agent) -> None:
+    """Select the words with the keyboard (all, or from the word's offset in the editor's
+    text), then the toolbar button of the style. Colours are swatches: not attempted."""
+    page, asked = begin(agent, "text-editor", r"Using the text editor, (?:give the text (.+?)|give "
+                        r"everything|make everything) the (style|color) (\S+?)(?: and press "
+                        r"Submit)?\.")
+    word, kind, style = asked.groups()
+    if kind == "color":
+        raise TaskFailed(f"the colour {style!r} is a swatch of the picker (needs vision)")
+    editor = control(agent, page, "(class: ql-editor)")
+    if word is None:
+        page = agent.act(f"press {page} {editor} Control+a")
+    else:
+        text = line_after(agent, page, f"[{editor} ")
+        offset = text.find(word)
+        if offset < 0:
+            raise TaskFailed(f"{word!r} is not in the editor's text {text!r}")
+        keys = ["Control+Home", *["ArrowRight"] * offset, *["Shift+ArrowRight"] * len(word)]
+        page = agent.act(f"press {page} {editor} {' '.join(keys)}")
+    button = re.search(rf'\[(A\d{{4}}) button "\(class: {EDITOR_STYLES[style]}\b',
+                       agent.shell(f"cat {page}/content/*.md"))
+    if button is None:
+        raise TaskFailed(f"no {style} button in {page}")
+    page = agent.act(f"execute {page} {button.group(1)}")
+    judge(agent, press(agent, page, "Submit"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1156,6 +1187,7 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "text-editor": text_editor,
     "drag-items": drag_items,
     "order-food": order_food,
     "stock-market": stock_market,
