@@ -56,7 +56,7 @@ from tests.benchmarks.bench_interaction import (  # noqa: E402
     TaskResult,
     attempt,
 )
-from tests.benchmarks.bench_heldout import control, option_list, table_cell  # noqa: E402
+from tests.benchmarks.bench_heldout import control, option_list  # noqa: E402
 
 CORE_SCRIPT = b'<script src="../core/core.js"></script>'
 # Five minutes a episode, whatever the page sets after core.js: the property ignores writes.
@@ -453,7 +453,21 @@ def pick_date(agent: Agent, page: str, field: str, month: int, day: int, year: i
         if ahead == 0:
             break
         page = press(agent, page, "Next" if ahead > 0 else "Prev")
-    return agent.act(f"execute {page} {table_cell(agent, page, str(day))}")
+    return agent.act(f"execute {page} {day_cell(agent, page, str(day))}")
+
+
+def day_cell(agent: Agent, page: str, day: str) -> str:
+    """The reference in the table cell that shows `day`: its value is the day, or the
+    reference showing it (`[A0015 link "10"]`)."""
+    for line in agent.shell(f"cat {page}/tables/*.cells").splitlines():
+        cells = line.split("\t")
+        refs = re.findall(r"\b[AL]\d{4}\b", cells[5]) if len(cells) > 5 else []
+        shown = re.sub(r'^\[[AL]\d{4} [^"]*"(.*)"\]$', r"\1", cells[4]) if len(cells) > 4 else ""
+        if shown == day and refs:
+            agent.transcript.append(f"# the day {day} is {refs[0]}: {line}")
+            return refs[0]
+    raise TaskFailed(f"no table cell showing {day!r} with an address in {page}:\n"
+                     + agent.shell(f"head -50 {page}/tables/*.cells"))
 
 
 def _choose_date(task: str) -> Callable[[Agent], None]:
@@ -491,6 +505,7 @@ def _book_flight(task: str) -> Callable[[Agent], None]:
         page = pick_date(agent, page, fields(agent, page)[2], month, day, year)
         page = press(agent, page, "Search")
         flights = _flights(agent, page)
+        agent.transcript.append(f"# flights (button, price, minutes): {flights}")
         key = (lambda f: f[1]) if asked.group(1) == "cheapest" else (lambda f: f[2])
         judge(agent, agent.act(f"execute {page} {min(flights, key=key)[0]}"))
     return run
