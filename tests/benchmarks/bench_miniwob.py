@@ -1117,6 +1117,52 @@ def text_editor(agent: Agent) -> None:
     judge(agent, press(agent, page, "Submit"))
 
 
+LINES_OF_THREE = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
+                  (2, 4, 6)]
+
+
+def _board(agent: Agent, page: str) -> list[tuple[str, str]]:
+    """The nine squares in reading order: (id, mark), the mark "x", "o" or "" as each
+    square's reference names it (`(class: mark-o)`)."""
+    squares = re.findall(r'\[(A\d{4}) clickable "(?:\(class: mark-(\w))?[^"]*"\]',
+                         agent.shell(f"cat {page}/content/*.md"))
+    if len(squares) < 9:
+        raise TaskFailed(f"no board of nine squares in {page}")
+    return squares[:9]
+
+
+def _best_move(marks: list[str]) -> int:
+    """Minimax over the board for x, o to play after."""
+    def score(board: list[str], player: str) -> int:
+        for a, b, c in LINES_OF_THREE:
+            if board[a] and board[a] == board[b] == board[c]:
+                return 1 if board[a] == "x" else -1
+        if all(board):
+            return 0
+        results = []
+        for square in (i for i, mark in enumerate(board) if not mark):
+            board[square] = player
+            results.append(score(board, "o" if player == "x" else "x"))
+            board[square] = ""
+        return max(results) if player == "x" else min(results)
+    moves = []
+    for square in (i for i, mark in enumerate(marks) if not mark):
+        marks[square] = "x"
+        moves.append((score(marks, "o"), square))
+        marks[square] = ""
+    return max(moves)[1]
+
+
+def tic_tac_toe(agent: Agent) -> None:
+    page, _ = begin(agent, "tic-tac-toe", r"Playing as 'X', win a game of tic-tac-toe\.")
+    for _ in range(5):
+        if REWARD.search(agent.shell(f"grep -rh 'Last reward' {page}/content/")):
+            break
+        squares = _board(agent, page)
+        page = agent.act(f"execute {page} {squares[_best_move([m for _, m in squares])][0]}")
+    judge(agent, page)
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1202,6 +1248,7 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "tic-tac-toe": tic_tac_toe,
     "text-editor": text_editor,
     "drag-items": drag_items,
     "order-food": order_food,
