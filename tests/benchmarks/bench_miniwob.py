@@ -406,9 +406,14 @@ def click_collapsible(task: str) -> Callable[[Agent], None]:
 
 
 def click_menu_2(agent: Agent) -> None:
+    """Open the menu; an item in a submenu is shown by hovering the item that reveals it."""
     page, asked = begin(agent, "click-menu-2", r'Click the "(.+)" button, and then find and click '
                         r'on the item labeled "(.+)"\.')
     page = press(agent, page, asked.group(1))
+    opener = None if shown_control(agent, page, asked.group(2)) else revealer(
+        agent, page, f"- {asked.group(2)}")
+    if opener:
+        page = agent.act(f"hover {page} {opener}")
     judge(agent, press(agent, page, asked.group(2)))
 
 
@@ -742,11 +747,11 @@ def social_media(agent: Agent) -> None:
 def terminal(agent: Agent) -> None:
     """List the files, delete the one the instruction names by its kind."""
     page, asked = begin(agent, "terminal", r"Use the terminal below to delete a file (?:that has "
-                        r"no file extension\.|ending with the extension (\.\w+))")
+                        r"no file extension\.|ending with the extension (\.[\w.]*\w))")
     ending = asked.group(1)
     prompt = fields(agent, page)[0]
     page = fill(agent, page, prompt, "ls", " --press Enter")
-    listing = agent.shell(f"grep -rh -A3 'user\\$ ls' {page}/content/").splitlines()
+    listing = agent.shell(f"grep -rh -A3 '^user\\$ ls' {page}/content/").splitlines()
     names = [word for line in listing[1:] for word in line.split() if "$" not in word]
     bare = [name for name in names if (name.endswith(ending) if ending else "." not in name)]
     if not bare:
@@ -893,13 +898,6 @@ def find_greatest(agent: Agent) -> None:
         raise TaskFailed(f"no numbered cards in {page}")
     page = agent.act(f"execute {page} {max(cards)[1]}")
     judge(agent, press(agent, page, "Submit"))
-
-
-def ascending_numbers(agent: Agent) -> None:
-    page, _ = begin(agent, "ascending-numbers", r"Click on the numbers in ascending order\.")
-    for number in sorted(number for number, _ in _numbered(agent, page)):
-        page = press(agent, page, str(number))
-    judge(agent, page)
 
 
 def generate_number(agent: Agent) -> None:
@@ -1244,7 +1242,6 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "simple-algebra": simple_algebra,
     "odd-or-even": odd_or_even,
     "find-greatest": find_greatest,
-    "ascending-numbers": ascending_numbers,
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
@@ -1296,6 +1293,8 @@ NEEDS_VISION: dict[str, str] = {
     "use-colorwheel": "a colour wheel",
     "use-colorwheel-2": "a colour wheel",
     "visual-addition": "counting drawn blocks",
+    "ascending-numbers": "the numbers vanish after the first click; the squares differ only by "
+                         "where they are drawn",
 }
 
 
