@@ -1161,6 +1161,24 @@ def tic_tac_toe(agent: Agent) -> None:
     judge(agent, page)
 
 
+def guess_number(agent: Agent) -> None:
+    """Halve the range by the page's feedback ("The number is lower than 5.")."""
+    page, asked = begin(agent, "guess-number", r"Guess the number between (\d+)-(\d+) and press "
+                        r"Submit\.")
+    low, high = int(asked.group(1)), int(asked.group(2))
+    form = fields(agent, page)[0]
+    for _ in range(MAX_TRIES):
+        guess = (low + high) // 2
+        page = fill(agent, page, form, str(guess))
+        if REWARD.search(agent.shell(f"grep -rh 'Last reward' {page}/content/")):
+            break
+        told = re.search(r"The number is (lower|higher) than", agent.shell(f"cat {page}/content/*.md"))
+        if told is None:
+            break
+        low, high = (low, guess - 1) if told.group(1) == "lower" else (guess + 1, high)
+    judge(agent, page)
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1245,6 +1263,7 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "guess-number": guess_number,
     "tic-tac-toe": tic_tac_toe,
     "text-editor": text_editor,
     "drag-items": drag_items,
@@ -1286,6 +1305,7 @@ NEEDS_VISION: dict[str, str] = {
     "hot-cold": "found by moving the pointer over an area and reading a colour",
     "drag-items-grid": "positions in a grid (top left, center right …)",
     "simon-says": "buttons that light up in turn",
+    "number-checkboxes": "the digit to copy is a picture",
     "hover-shape": "a shape drawn in SVG",
     "identify-shape": "shapes drawn in SVG",
     "moving-items": "moving shapes",
