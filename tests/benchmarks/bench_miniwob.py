@@ -532,7 +532,8 @@ def _flights(agent: Agent, page: str) -> list[tuple[str, int, int]]:
             flights.append((book.group(1), price, minutes))
             minutes = price = None
     if not flights:
-        raise TaskFailed(f"no flights in {page}:\n" + agent.shell(f"cat {page}/content/* | head -60"))
+        raise TaskFailed(f"no flights in {page}:\n"
+                         + agent.shell(f"cat {page}/content/* | head -60"))
     return flights
 
 
@@ -738,7 +739,8 @@ def social_media(agent: Agent) -> None:
     page, asked = begin(agent, "social-media", r'For the user (@\S+), click on the "(.+)" button\.')
     icon = {"Reply": "reply", "Retweet": "retweet", "Like": "like"}.get(asked.group(2))
     if icon:
-        judge(agent, agent.act(f"execute {page} {_post_icons(agent, page, asked.group(1), icon)[0]}"))
+        post_icon = _post_icons(agent, page, asked.group(1), icon)[0]
+        judge(agent, agent.act(f"execute {page} {post_icon}"))
         return
     page = agent.act(f"execute {page} {_post_icons(agent, page, asked.group(1), 'more')[0]}")
     judge(agent, press(agent, page, asked.group(2)))
@@ -794,7 +796,8 @@ def navigate_tree(agent: Agent) -> None:
     page, asked = begin(agent, "navigate-tree", r'Find and click on the folder or file named '
                         r'"(.+)"\.')
     for _ in range(MAX_DEPTH):
-        opener = revealer(agent, page, f'"{asked.group(1)}"') or revealer(agent, page, asked.group(1))
+        opener = (revealer(agent, page, f'"{asked.group(1)}"')
+                  or revealer(agent, page, asked.group(1)))
         if opener is None:
             break
         page = agent.act(f"execute {page} {opener}")
@@ -865,7 +868,8 @@ def simple_algebra(agent: Agent) -> None:
     def value(side: str, x: int) -> int:
         return sum((-1 if sign == "-" else 1) * (x if term == "x" else int(term))
                    for sign, term in re.findall(r"([-+]?)\s*(x|\d+)", side.replace(" ", "")))
-    answers = [x for x in range(-1000, 1001) if value(sides.group(1), x) == value(sides.group(2), x)]
+    answers = [x for x in range(-1000, 1001)
+               if value(sides.group(1), x) == value(sides.group(2), x)]
     if not answers:
         raise TaskFailed(f"no whole number solves {equation!r}")
     judge(agent, press(agent, fill(agent, page, fields(agent, page)[0], str(answers[0])), "Submit"))
@@ -904,7 +908,8 @@ def generate_number(agent: Agent) -> None:
     """Generate until the number shown under the instruction is the kind asked."""
     page, asked = begin(agent, "generate-number", r"Generate (?:a number (greater|less) than "
                         r"(-?\d+)|an? (odd|even) number), then press submit\.")
-    wanted = {"greater": lambda n: n > int(asked.group(2)), "less": lambda n: n < int(asked.group(2)),
+    wanted = {"greater": lambda n: n > int(asked.group(2)),
+              "less": lambda n: n < int(asked.group(2)),
               "odd": lambda n: n % 2 == 1, "even": lambda n: n % 2 == 0}[
                   asked.group(1) or asked.group(3)]
     for _ in range(MAX_TRIES):
@@ -992,7 +997,8 @@ def _movie_search(task: str) -> Callable[[Agent], None]:
                          if any(word in label for word in words)), None)
             if kind is None:
                 raise TaskFailed(f"{page}/{ident} has no label telling which field it is: "
-                                 f"{agent.row(page, ident)}\n" + agent.shell(f"cat {page}/content/*"))
+                                 f"{agent.row(page, ident)}\n"
+                                 + agent.shell(f"cat {page}/content/*"))
             page = fill(agent, page, ident, values[kind])
         buttons = re.findall(r'\[(A\d{4}) (?:button|clickable) "[^"]*"\]',
                              agent.shell(f"cat {page}/content/*.md"))
@@ -1172,7 +1178,8 @@ def guess_number(agent: Agent) -> None:
         page = fill(agent, page, form, str(guess))
         if REWARD.search(agent.shell(f"grep -rh 'Last reward' {page}/content/")):
             break
-        told = re.search(r"The number is (lower|higher) than", agent.shell(f"cat {page}/content/*.md"))
+        told = re.search(r"The number is (lower|higher) than",
+                         agent.shell(f"cat {page}/content/*.md"))
         if told is None:
             break
         low, high = (low, guess - 1) if told.group(1) == "lower" else (guess + 1, high)
