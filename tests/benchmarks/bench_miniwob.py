@@ -117,6 +117,7 @@ MAX_DEPTH = 3
 MAX_TRIES = 10
 MAX_PAGES = 12
 MAX_WATCHES = 40
+MAX_ITEMS = 10
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
 
@@ -1186,6 +1187,22 @@ def guess_number(agent: Agent) -> None:
     judge(agent, page)
 
 
+def drag_sort_numbers(agent: Agent) -> None:
+    """Selection sort by drags: the smallest left, onto the item at the first place not yet
+    sorted, reading the list again after each drag."""
+    page, asked = begin(agent, "drag-sort-numbers", r"Sort the numbers in (increasing|decreasing) "
+                        r"order")
+    for place in range(MAX_ITEMS):
+        items = [(int(label), ident) for ident, label in _list_items(agent, page)]
+        if place >= len(items) - 1:
+            break
+        rest = items[place:]
+        pick = (min if asked.group(1) == "increasing" else max)(rest)
+        if pick[1] != items[place][1]:
+            page = agent.act(f"drag {page} {pick[1]} {items[place][1]}")
+    judge(agent, press(agent, page, "Submit"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1270,6 +1287,7 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "drag-sort-numbers": drag_sort_numbers,
     "guess-number": guess_number,
     "tic-tac-toe": tic_tac_toe,
     "text-editor": text_editor,
