@@ -186,3 +186,37 @@ def test_an_advertisement_label_and_the_words_of_donation_and_action_bars_are_na
     assert out["boilerplate/promo.md"] == ["Unterstützen Sie unsere Arbeit."]
     assert out["boilerplate/share.md"] == ["Tipp drucken Merken"]
     assert len(content_lines(out)) == 8
+
+
+def test_a_weitere_heading_heads_other_pages_but_a_mehr_subheading_of_prose_stays() -> None:
+    html = (f'<div class="post">{"".join(PARAGRAPHS[:4])}'
+            '<h3>Mehr Sicherheit</h3><p>The story goes on with a paragraph of its own here.</p>'
+            f'{"".join(PARAGRAPHS[4:])}'
+            '<h3>Weitere Tourentipps in Schweden</h3><div><a href="/a">Kayaking the lakes</a></div>'
+            '<div><a href="/b">Hiking the coast</a></div></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Weitere Tourentipps in Schweden", "Kayaking the lakes [L0001]", "Hiking the coast [L0002]"]
+    assert "The story goes on with a paragraph of its own here." in content_lines(out)
+    assert any(path.startswith("content/") and "mehr-sicherheit" in path for path in out)
+
+
+def test_an_h1_naming_a_kind_heads_its_section_and_the_title_stays() -> None:
+    html = (f'<div class="entry"><h2>The story</h2>{STORY}<h1>Redaktionstipp</h1>'
+            '<p><a href="/other">Lesen Sie hier einen weiteren Beitrag</a></p></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Redaktionstipp", "Lesen Sie hier einen weiteren Beitrag [L0001]"]
+    assert len(content_lines(out)) == 8
+
+
+def test_a_sidebar_inside_the_main_container_does_not_make_the_article_a_listing() -> None:
+    links = "".join(f'<li><a href="/post-{n}">A recent post of this blog, number {n}</a></li>'
+                    for n in range(30))
+    html = (f'<div class="inside">{"".join(PARAGRAPHS[:5])}'
+            '<h2>Neueste Beiträge</h2><ul><li><a href="/x">The newest post</a></li>'
+            '<li><a href="/y">The one before</a></li></ul>'
+            f'<div id="sidebar"><ul>{links}</ul></div></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"][0] == "Neueste Beiträge"
+    assert sum(line.startswith("Paragraph") for line in content_lines(out)) == 5

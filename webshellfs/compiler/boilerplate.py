@@ -45,6 +45,8 @@ from webshellfs.compiler.regions import (
     TEASER_MIN_LINKS,
     MAX_CREDIT_CHARS,
     MAX_HEADING_CHARS,
+    MORE_OF_MAX_WORDS,
+    MORE_OF_REGIONS,
     REGION_STEMS,
     REGION_TOKENS,
     RELATED_MIN_LINK_SHARE,
@@ -296,10 +298,25 @@ def is_skip_link(element: HtmlElement) -> bool:
 
 def is_listing(main: HtmlElement, weights: TextWeights) -> bool:
     """A main text that is a listing (a home page, a search page): little prose, or mostly
-    links. Its lists of other articles are its content, so they stay."""
+    links, not counting a sidebar the main text container holds (its link lists say nothing
+    about the article beside them). Its lists of other articles are its content, so they
+    stay."""
     prose = weights.prose.get(main, 0)
     total = weights.text.get(main, 0)
+    for sidebar in _sidebars_in(main):
+        prose -= weights.prose.get(sidebar, 0)
+        total -= weights.text.get(sidebar, 0)
     return prose < ARTICLE_MIN_PROSE or total - prose > LISTING_LINK_SHARE * total
+
+
+def _sidebars_in(main: HtmlElement) -> list[HtmlElement]:
+    """The outermost blocks inside the main text named as a sidebar (INSIDE_MAIN_NAMES)."""
+    sidebars: list[HtmlElement] = []
+    for element in main.iterdescendants(*INSIDE_MAIN_TAGS):
+        if INSIDE_MAIN_NAMES.region(element) == "aside" and not any(
+                s in element.iterancestors() for s in sidebars):
+            sidebars.append(element)
+    return sidebars
 
 
 def _is_box(element: HtmlElement, weights: TextWeights) -> bool:
@@ -385,13 +402,15 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
     return "related" if region == "related" and mostly_links else None
 
 
-def holds_title(element: HtmlElement) -> bool:
-    """Whether the element is or holds the page's title: the first <h1> of the page (a later
-    one heads a box of its own, "Meist gelesen"), which stays in content/."""
+def holds_title(element: HtmlElement, weights: TextWeights) -> bool:
+    """Whether the element is or holds the page's title, which stays in content/: its first
+    <h1> that does not name a kind (a later one, or one reading "Meist gelesen" or
+    "Redaktionstipp", heads a box of its own)."""
     if element.tag != "h1" and element.find(".//h1") is None:
         return False
-    title = next(element.getroottree().getroot().iter("h1"))
-    return title is element or element in title.iterancestors()
+    title = next((h1 for h1 in element.getroottree().getroot().iter("h1")
+                  if heading_region(h1, weights) is None), None)
+    return title is not None and (title is element or element in title.iterancestors())
 
 
 def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
@@ -417,7 +436,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
         region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
-    if region is not None and holds_title(element):
+    if region is not None and holds_title(element, weights):
         return None
     return region
 
@@ -453,7 +472,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     limit = INSIDE_MAIN_MAX_SHARE.get(region)
     if limit is None or held.get(element, 0) > limit * held.get(main, 0):
         return None
-    if holds_title(element):
+    if holds_title(element, weights):
         return None
     return region
 
@@ -469,20 +488,29 @@ def heading_sections(main: HtmlElement, weights: TextWeights,
     sections: dict[HtmlElement, str] = {}
     main_prose = weights.prose.get(main, 0)
     for heading in main.iter("h1", *SECTION_HEADING_TAGS):
-        if heading in sections or heading.tag == "h1" and holds_title(heading):
+        if heading in sections or heading.tag == "h1" and holds_title(heading, weights):
             continue
-        region = heading_region(heading, weights)
+        region = heading_region(heading, weights) or _more_of_region(heading)
         limit = INSIDE_MAIN_MAX_SHARE.get(region or "")
         if limit is None or region == "related" and listing:
             continue
         members = _section_of(heading, main, weights)
         if (region == "related" and _link_share_of(members[1:], weights) < RELATED_MIN_LINK_SHARE
                 or sum(weights.prose.get(m, 0) for m in members) > limit * main_prose
-                or any(holds_title(m) for m in members)):
+                or any(holds_title(m, weights) for m in members)):
             continue
         for member in members:
             sections.setdefault(member, region)
     return sections
+
+
+def _more_of_region(heading: HtmlElement) -> str | None:
+    """The kind a short "more of" heading names ("Weitere Tourentipps in Schweden", "More
+    stories"): a section's heading only, never a heading alone (MORE_OF_REGIONS)."""
+    words = _NOT_WORDS.sub(" ", squash(heading.text_content()).lower()).split()
+    if not 2 <= len(words) <= MORE_OF_MAX_WORDS:
+        return None
+    return MORE_OF_REGIONS.get(words[0])
 
 
 def _section_of(heading: HtmlElement, main: HtmlElement, weights: TextWeights) -> list[HtmlElement]:

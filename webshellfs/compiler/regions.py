@@ -31,7 +31,7 @@ REGION_TOKENS = {
     "newsletter": "promo", "subscribe": "promo", "subscription": "promo", "signup": "promo",
     "promo": "promo", "paywall": "promo", "donate": "promo", "donation": "promo", "cta": "promo",
     "simplenews": "promo", "mailchimp": "promo", "mc4wp": "promo", "spenden": "promo",
-    "spende": "promo", "assinatura": "promo", "assine": "promo",
+    "spende": "promo", "assinatura": "promo", "assine": "promo", "registration": "promo",
     "comments": "comments", "comment": "comments", "disqus": "comments", "respond": "comments",
     "reply": "comments", "replies": "comments", "discussion": "comments",
     "author-box": "bio", "authorbox": "bio", "author-bio": "bio", "authorbio": "bio",
@@ -162,14 +162,20 @@ HEADING_REGIONS = {
         "publicidad", "publicité", "pubblicità",
     ),
 }
+# A short heading opening with one of these words ("Weitere Tourentipps in Schweden", "Mehr
+# Rezepte") heads a section of other pages of the site when what follows it is mostly links;
+# alone (a subheading "Mehr Sicherheit" of the story) it stays. Not English "More …": a help
+# page's own section of links reads "More ways to customize" (Readability's mozilla-1).
+MORE_OF_REGIONS = {"weitere": "related", "mehr": "related"}
+MORE_OF_MAX_WORDS = 4
 # Where the heading rule looks: blocks, not inline text; a paragraph only when it is mostly
 # links ("Read more: <a>…</a>").
 HEADING_BLOCK_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "footer",
-                                "header", "dl", "details", "p", "table", "h2", "h3", "h4", "h5",
-                                "h6"})
+                                "header", "dl", "details", "p", "table", "h1", "h2", "h3", "h4",
+                                "h5", "h6"})
 # Paragraphs and headings: one that is the heading alone ("Lesen Sie auch:") is that kind; one
 # that goes on after it only as "related", and only when it is mostly links.
-HEADING_PARAGRAPH_TAGS = frozenset({"p", "h2", "h3", "h4", "h5", "h6"})
+HEADING_PARAGRAPH_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
 # A heading element of these whose text names a kind ("Mehr zum Thema", "Comments") opens a
 # section of that kind inside the main text: it and what follows it in its container, up to the
 # next heading of the same or a higher level, go to that kind's file, while the section holds
