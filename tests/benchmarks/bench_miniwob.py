@@ -1203,6 +1203,30 @@ def drag_sort_numbers(agent: Agent) -> None:
     judge(agent, press(agent, page, "Submit"))
 
 
+def _half_hour(clock: str) -> int:
+    """"4PM" → 32: the index of the half hour it starts, from midnight."""
+    hour, noon = int(clock[:-2]), clock[-2:].upper() == "PM"
+    return ((hour % 12) + (12 if noon else 0)) * 2
+
+
+def daily_calendar(agent: Agent) -> None:
+    """Drag over the half hours at the start of the window asked (the slots, in order under
+    the hour lines), name the event, Create. Where the page's own events sit is not in the
+    files, so an overlap with one of them cannot be avoided."""
+    page, asked = begin(agent, "daily-calendar", r'Create a ([\d.]+) (hours?|mins) event named '
+                        r'"(.+)", between (\d+[AP]M) and (\d+[AP]M)\.')
+    amount, unit, name, start, _ = asked.groups()
+    slots = max(1, round(float(amount) * (2 if unit.startswith("hour") else 1 / 30)))
+    half_hours = re.findall(r'\[(A\d{4}) clickable "\(class: half-hour\)"\]',
+                            agent.shell(f"cat {page}/content/*.md"))
+    first = _half_hour(start)
+    if len(half_hours) < first + slots:
+        raise TaskFailed(f"{len(half_hours)} half hours in {page}, not a whole day")
+    page = agent.act(f"drag {page} {half_hours[first]} {half_hours[first + slots - 1]}")
+    page = fill(agent, page, control(agent, page, "Event name", "fill"), name)
+    judge(agent, press(agent, page, "Create"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1287,6 +1311,7 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "generate-number": generate_number,
     "click-widget": click_widget,
     "phone-book": phone_book,
+    "daily-calendar": daily_calendar,
     "drag-sort-numbers": drag_sort_numbers,
     "guess-number": guess_number,
     "tic-tac-toe": tic_tac_toe,
