@@ -40,6 +40,11 @@ class FetchTimeout(FetchError):
     pass
 
 
+class ActionBlocked(FetchTimeout):
+    """An action waited out its timeout for its element to become operable (disabled,
+    covered, read-only): nothing was done, and the tab is as it was."""
+
+
 class AccessDenied(FetchError):
     pass
 

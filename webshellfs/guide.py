@@ -73,7 +73,9 @@ cards, menu items and icons the page's scripts made clickable show as `[A0031 cl
 actions.tsv says what else they answer to (`on: dblclick rightclick press hover drag drop`);
 act so with `dblclick`, `rightclick`, `hover`, `press`, `drag` (see Commands). On a live tab a
 link L… is clicked, as a person would. Type and press at once: `execute N0001 A0002
-value="buy milk" --press Enter`. `execute` on a form fills the fields given and submits it as a
+value="buy milk" --press Enter`; a field given no value is clicked into (a read-only date
+field opens its picker). A control left disabled or under another element is answered with
+what is in the way, nothing done. `execute` on a form fills the fields given and submits it as a
 person does (its submit button, else Enter in a text field; a form with neither only has its
 fields set); `fill N0001 A0004 q=shoes` sets fields and never submits. A radio the page gave no
 value is chosen by its label (`size=Medium`). A field's value in actions.tsv is exactly the

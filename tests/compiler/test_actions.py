@@ -68,7 +68,7 @@ def test_a_form_is_one_action_and_its_controls_point_at_it() -> None:
         "# (search)",
         '[A0001 form "Search" q(search) dept(select) → GET /search]',
         (
-            'Search terms [A0001 q: search "Search terms"] '
+            'Search terms [A0001 q: search "Search terms" placeholder "Shirts, shoes…"] '
             '[A0001 dept: select "Department" = "All departments"] [A0001 submit "Search"]'
         ),
     ]
@@ -134,7 +134,7 @@ def test_non_controls_are_not_actions(html: str) -> None:
         ("<label>Name <input name=n></label>", '[A0001 n: text "Name"]'),
         ("<input name=n placeholder='Your name'>", '[A0001 n: text "Your name"]'),
         ("<input name=n title='Full name'>", '[A0001 n: text "Full name"]'),
-        ("<input name=n aria-label='Name' placeholder='e.g. Ada'>", '[A0001 n: text "Name"]'),
+        ("<input name=n aria-label='Name' placeholder='e.g. Ada'>", '[A0001 n: text "Name" placeholder "e.g. Ada"]'),
         ("<input type=image src=go.png alt='Go'>", '[A0001 button "Go"]'),
         ("<button><img src=cart.png alt='Cart'></button>", '[A0001 button "Cart"]'),
         ("<input type=button value='Print'>", '[A0001 button "Print"]'),

@@ -338,6 +338,31 @@ def test_react_handler_props_name_the_elements_meant(mount: Mount, live: LiveSit
     assert grep(mount, act(mount, f"execute {page} {pin.group(1)}"), "(pinned)")
 
 
+def test_fields_a_person_reads_clicks_or_cannot_reach(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/notes.html")
+    # A field named for screen readers only is found by the placeholder a person reads.
+    note = address(mount, page, "Type a note…")
+    # execute with no value clicks into a field, as a person does; the page hears the click.
+    clicked = act(mount, f"execute {page} {note}")
+    assert grep(mount, clicked, "The note field was clicked.")
+    # A transparent checkbox over a label that takes no clicks is hit itself, as a click is.
+    selected = act(mount, f"execute {clicked} {address(mount, clicked, 'Select all')}")
+    assert grep(mount, selected, "All selected.")
+    # A read-only field says so, refuses typing at once, and opens its picker on a click.
+    line = grep(mount, clicked, '"Due"')
+    assert re.search(r'\[A\d{4} when: text "Due" read-only\]', line), line
+    due = address(mount, clicked, '"Due"')
+    assert "the field is read-only" in refused(mount, f"execute {clicked} {due} when=tomorrow")
+    opened_picker = act(mount, f"execute {clicked} {due}")
+    picked = act(mount, f"execute {opened_picker} {address(mount, opened_picker, '13')}")
+    assert grep(mount, picked, "Due: June 13")
+    # A button under a banner: the click would land on the banner; the answer says so.
+    answer = refused(mount, f"execute {picked} {address(mount, picked, 'Delete all')}")
+    assert re.search(r'did not act: .*<div id="cover">Maintenance in progress</div> covers it '
+                     r'\(a click lands there\) \(waited \d+ s\); the page is still '
+                     rf'{picked} \(`focus {picked}`', answer), answer
+
+
 def test_a_control_drawn_anew_by_a_timer_is_found_again_or_reported_gone(
     mount: Mount, live: LiveSite
 ) -> None:

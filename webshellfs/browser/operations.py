@@ -126,25 +126,25 @@ async def option_values(select: Locator, wanted: str) -> list[str]:
     raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked.get('choices', []))}")
 
 
-# An input a person cannot hit (transparent, a pixel or two, or covered by its own styled
-# label, as custom checkboxes and "mark all" toggles are) is operated through a visible label
-# of its own: that is what a person clicks. Answers the label's locator, or null.
+# An input a person cannot hit (a pixel or two, hidden, or covered by its own styled label,
+# as custom checkboxes and "mark all" toggles are) is operated through a visible label of its
+# own that takes the click: that is what a person clicks. A transparent input that a click at
+# its place lands on (a label drawn under it, taking no pointer events) is clicked itself.
+# Answers the label's locator, or null.
 _STAND_IN = """
 (found) => {
   const el = found[0];
   if (!el || el.localName !== 'input' || !el.labels || !el.labels.length) return null;
   const box = el.getBoundingClientRect();
   const style = getComputedStyle(el);
-  const hittable = box.width > 2 && box.height > 2 && parseFloat(style.opacity) > 0.05
-    && style.visibility !== 'hidden';
-  if (hittable) {
+  if (box.width > 2 && box.height > 2 && style.visibility !== 'hidden') {
     const x = box.left + box.width / 2, y = box.top + box.height / 2;
     const top = document.elementFromPoint(x, y);
     if (!top || top === el || el.contains(top)) return null;
   }
   for (const label of el.labels) {
     const area = label.getBoundingClientRect();
-    if (area.width > 0 && area.height > 0) {
+    if (area.width > 0 && area.height > 0 && getComputedStyle(label).pointerEvents !== 'none') {
       if (!label.hasAttribute('__LOCATOR__')) {
         const next = window.__wsfsNext || 1;
         window.__wsfsNext = next + 1;
@@ -166,9 +166,45 @@ async def _hit_target(element: Locator) -> Locator:
     return element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, str(label)))
 
 
+# After the pointer arrives, how long a click waits for the element to be what a click at its
+# centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
+# no box for a moment, and the click would land on what is under it).
+HOVER_SETTLE_MS = 500
+# The element's centre in the viewport; null when it has no box or lies out of view (the
+# click scrolls it in).
+_CENTRE = """
+(found) => {
+  const box = found.length ? found[0].getBoundingClientRect() : null;
+  if (!box || !box.width || !box.height) return null;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y] : null;
+}
+"""
+_HIT_AFTER_HOVER = """
+(found, limit) => new Promise((done) => {
+  const el = found[0];
+  if (!el) { done(); return; }
+  const started = performance.now();
+  const check = () => {
+    const box = el.getBoundingClientRect();
+    const top = box.width && box.height
+      ? document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) : null;
+    if ((top && (top === el || el.contains(top))) || performance.now() - started > limit) done();
+    else requestAnimationFrame(check);
+  };
+  check();
+})
+"""
+
+
 async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
-    """A click; a hidden input's label stand-in is only looked for when checking (a click
-    action is a button, a link or a found element, never a box behind a label)."""
+    """A click as a person's: the pointer arrives, what it hovers settles, then the press. A
+    hidden input's label stand-in is only looked for when checking (a click action is a
+    button, a link or a found element, never a box behind a label)."""
+    centre = await element.evaluate_all(_CENTRE)  # evaluate_all: no waiting, one round trip
+    if centre is not None:
+        await element.page.mouse.move(*centre)
+        await element.evaluate_all(_HIT_AFTER_HOVER, HOVER_SETTLE_MS)
     await element.click(timeout=timeout)
 
 
@@ -177,7 +213,7 @@ async def hover(element: Locator, inputs: Inputs, timeout: float) -> None:
 
 
 # What a field is: [tag, type, min, max, ARIA value now, ARIA min, ARIA max, the id of the
-# list a combobox pops up, whether it is typed into key by key].
+# list a combobox pops up, whether it is typed into key by key, why it takes no typing now].
 #
 # A text field that acts on each key (an autocomplete filtering its list on keyup, a combobox)
 # hears nothing from fill's single input event: it is typed into key by key, as a person
@@ -197,8 +233,9 @@ _DESCRIBE_INPUT = """
   const log = window.__wsfsListeners;
   const typed = text && (role === 'combobox' || el.hasAttribute('aria-autocomplete')
     || (!!log && log.types(el).some((type) => type.startsWith('key'))));
+  const refuses = el.disabled ? 'disabled' : el.readOnly ? 'read-only' : '';
   return [el.localName, kind, el.min || '', el.max || '', aria('now'), aria('min'), aria('max'),
-    popup, typed];
+    popup, typed, refuses];
 }
 """
 # A range input set as a drag of its thumb leaves it: the value, then input and change events.
@@ -226,7 +263,10 @@ async def fill(element: Locator, inputs: Inputs, timeout: float) -> None:
     described = await element.evaluate_all(_DESCRIBE_INPUT)
     if described is None:
         raise NotFoundError("the element is no longer on the page")
-    tag, kind, low, high, now, aria_low, aria_high, popup, typed = described
+    tag, kind, low, high, now, aria_low, aria_high, popup, typed, refuses = described
+    if refuses:
+        raise UsageError(f"the field is {refuses}: it takes no typing now (the page sets it); "
+                         "execute it with no value to click it, as a person does")
     if value and typed:
         head, tail = value[:-MAX_TYPED_CHARS], value[-MAX_TYPED_CHARS:]
         await element.fill(head, timeout=timeout)

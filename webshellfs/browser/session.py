@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import re
 from collections.abc import Coroutine, Iterator, Mapping
 from contextlib import suppress
 from dataclasses import replace
@@ -40,7 +41,14 @@ from webshellfs.browser.profile import Profile
 from webshellfs.browser.records import Gesture, TabCapture
 from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK, page_guard
 from webshellfs.browser.tab import MAX_DIALOGS, Tab, in_background, without_fragment
-from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
+from webshellfs.errors import (
+    AccessDenied,
+    ActionBlocked,
+    FetchError,
+    FetchTimeout,
+    NotFoundError,
+    UsageError,
+)
 from webshellfs.fetch import Capture
 
 T = TypeVar("T")
@@ -71,6 +79,29 @@ def _note_busy(tab: Tab, busy: str) -> None:
 
 def first_line(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+# What kept an action waiting until its timeout, in a person's words, by the line of
+# Playwright's call log that says so (the last such line is the reason).
+WAITED_FOR: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(<.*>) intercepts pointer events$"), r"\1 covers it (a click lands there)"),
+    (re.compile(r"^element is not enabled$"), "it is disabled"),
+    (re.compile(r"^element is not editable$"), "it is read-only"),
+    (re.compile(r"^element is not visible$"), "it is not visible"),
+    (re.compile(r"^element is not stable$"), "it keeps moving"),
+    (re.compile(r"^element is outside of the viewport$"), "it is outside the page's view"),
+)
+
+
+def why_waited(error: BaseException) -> str:
+    """Why a timed-out action never ran (`it is disabled`), from its call log; "" if unsaid."""
+    reason = ""
+    for line in str(error).splitlines():
+        line = line.strip().lstrip("- ").strip()
+        for pattern, words in WAITED_FOR:
+            if pattern.match(line):
+                reason = pattern.sub(words, line)
+    return reason
 
 
 class Session:
@@ -468,6 +499,10 @@ class Session:
             return AccessDenied(self._drain(self.policy.refused)[-1])
         if isinstance(error, PlaywrightTimeoutError):
             if await self._responsive(tab):
+                reason = why_waited(error)
+                if reason:
+                    return ActionBlocked(f"{doing}: {reason} "
+                                         f"(waited {self.options.action_timeout:g} s)")
                 return FetchTimeout(f"{doing}: {first_line(error)}")
             how = await self._recover(tab)
             return FetchTimeout(f"{doing}: the page stopped responding; {how}")

@@ -8,8 +8,10 @@ shows it) or a control names it: `aria-controls` (tabs, disclosures,
 menu buttons), `aria-owns` (a tree item's subtree), a tab panel's `aria-labelledby` tab, a link
 to `#its-id`, a `data-*` attribute holding its id or `#id` (Bootstrap's `data-bs-target`, a
 script's `data-panel="team"`), or it follows a control that says it opens something
-(`aria-haspopup`, `aria-expanded`) and names nothing (a menu item's submenu). When the naming control holds a nameless operable element of
-its own (a tree item's expand arrow), that is what reveals it. Other hidden text stays out, as
+(`aria-haspopup`, `aria-expanded`) and names nothing (a menu item's submenu), or an element
+the live page made clickable that names nothing (a script's folder before its collapsed list,
+a "more" icon before its closed menu). When the naming control holds a nameless operable
+element of its own (a tree item's expand arrow), that is what reveals it. Other hidden text stays out, as
 before: nothing says it ever shows.
 Text hidden to mislead people (off-screen, zero-size, transparent) is not this: it goes to
 boilerplate/hidden.md.
@@ -54,7 +56,7 @@ class Revealers:
         if element.get("role") == "tabpanel" and labelled:
             return self._element_with_id(labelled[0])
         previous = element.getprevious()
-        if previous is not None and _opens_the_next(previous):
+        if previous is not None and (_opens_the_next(previous) or _clicked_open(previous)):
             return _toggle_within(previous)  # a menu item's submenu right after it
         return None
 
@@ -78,6 +80,19 @@ def _opens_the_next(control: HtmlElement) -> bool:
         return False
     popup = (control.get("aria-haspopup") or "").strip().lower()
     return popup not in ("", "false") or control.get("aria-expanded") is not None
+
+
+# Words of the live discovery (browser/discovery.py) that say a click on the element does
+# something.
+_CLICK_WORDS = frozenset({"click", "pointer", "item"})
+
+
+def _clicked_open(control: HtmlElement) -> bool:
+    """An element the live page made clickable, naming nothing, right before a hidden one: a
+    script's folder name before its collapsed list, a "more" icon before its closed menu."""
+    if control.get("aria-controls") or control.get("aria-owns"):
+        return False
+    return bool(_CLICK_WORDS & set((control.get(OPERABLE_ATTRIBUTE) or "").split()))
 
 
 def _toggle_within(control: HtmlElement) -> HtmlElement:

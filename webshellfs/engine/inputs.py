@@ -13,12 +13,15 @@ from typing import Any
 from webshellfs.contract.layout import EMPTY_VALUE
 from webshellfs.errors import UsageError
 
-__all__ = ["action_title", "check_inputs"]
+__all__ = ["TYPED_KINDS", "action_title", "check_inputs"]
 
 # Kinds that act on one control: its value may be given under the field's name or as value=….
 SINGLE_VALUE_NAME = "value"
 # Kinds whose single control needs a value to do anything.
-NEEDS_VALUE = frozenset({"fill", "edit", "select"})
+NEEDS_VALUE = frozenset({"select"})
+# Kinds a value is typed into: `fill` needs one; `execute` with none clicks into the field, as
+# a person does (the page may listen for that click).
+TYPED_KINDS = frozenset({"fill", "edit"})
 # Field types whose value is a yes/no, never one of the listed choices.
 TOGGLES = frozenset({"checkbox"})
 
@@ -111,7 +114,8 @@ def check_inputs(
             raise UsageError(
                 f"unknown input {unknown[0]!r} for {title}; valid inputs: {_valid(fields)}"
             )
-        if not values and action.get("kind") in NEEDS_VALUE:
+        kind = action.get("kind")
+        if not values and (kind in NEEDS_VALUE or (kind in TYPED_KINDS and not submitting)):
             raise UsageError(f"{title} needs a value; valid inputs: {_valid(fields)}")
         for value in values.values():
             _check_choice(field, value)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +39,17 @@ from webshellfs.contract.layout import (
     diff_files,
     state_digest,
 )
-from webshellfs.engine.inputs import action_title, check_inputs
+from webshellfs.engine.inputs import TYPED_KINDS, action_title, check_inputs
 from webshellfs.engine.records import Answer, Outcome
 from webshellfs.engine.uploads import upload_paths
-from webshellfs.errors import AccessDenied, FetchError, FetchTimeout, NotFoundError, UsageError
+from webshellfs.errors import (
+    AccessDenied,
+    ActionBlocked,
+    FetchError,
+    FetchTimeout,
+    NotFoundError,
+    UsageError,
+)
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.store import PageRecord, Store
 
@@ -349,9 +356,8 @@ class LiveTabs:
             with _did_not_act(base.page_id):
                 return tab, base, base_meta, await run(action)
         try:
-            return tab, base, base_meta, await run(action)
-        except TabGone:
-            raise
+            with _did_not_act(base.page_id, found_again=True):
+                return tab, base, base_meta, await run(action)
         except NotFoundError as error:
             gone = error
         # Drawn anew since the capture (a timer, a framework's re-render): the same kind of
@@ -374,7 +380,8 @@ class LiveTabs:
         action: Mapping[str, Any],
     ) -> TabCapture:
         return await self.browser.execute(
-            tab, str(action.get("locator") or ""), _operation(command, action), values, gesture,
+            tab, str(action.get("locator") or ""), _operation(command, action, values), values,
+            gesture,
             _field_elements(action),
         )
 
@@ -565,15 +572,24 @@ class LiveTabs:
 
 
 @contextlib.contextmanager
-def _did_not_act(page: str) -> Iterator[None]:
-    """An element that is gone (NotFoundError) as the command's answer, nothing done; a lost
-    tab (TabGone) goes on up, to be reopened."""
+def _did_not_act(page: str, found_again: bool = False) -> Iterator[None]:
+    """An element that is gone (NotFoundError, unless it is to be `found_again`: then it goes
+    on up) or that never became operable (ActionBlocked) as the command's answer, nothing
+    done; a lost tab (TabGone) goes on up, to be reopened."""
     try:
         yield
     except TabGone:
         raise
     except NotFoundError as error:
+        if found_again:
+            raise
         raise Answer(Outcome.FAILED, f"did not act: {error}; the page is still {page}") from None
+    except ActionBlocked as error:
+        raise Answer(
+            Outcome.FAILED,
+            f"did not act: {error}; the page is still {page} "
+            f"(`focus {page}` shows the tab as it is now)",
+        ) from None
 
 
 def stored_responses(store: Store, page: str) -> tuple[CapturedResponse, ...]:
@@ -668,12 +684,12 @@ FILL_OPERATIONS = {
 }
 
 
-def _operation(command: ctl.Execute, action: Mapping[str, Any]) -> str:
-    """The browser operation for the command: the action's own, or for `fill` the one that
-    sets its fields and leaves the form unsubmitted."""
+def _operation(command: ctl.Execute, action: Mapping[str, Any], values: Mapping[str, str]) -> str:
+    """The browser operation for the command: the action's own (a click into a field given no
+    value), or for `fill` the one that sets its fields and leaves the form unsubmitted."""
     kind = str(action.get("kind") or "")
     if command.submit:
-        return kind
+        return "click" if kind in TYPED_KINDS and not values else kind
     if kind not in FILL_OPERATIONS:
         raise UsageError(
             f"fill sets a form's or a field's inputs; {action_title(command.object_id, action)} "

@@ -128,7 +128,7 @@ def choice_mention(
     action_id: str, rule: ControlRule, fld: Field, element: HtmlElement, label: str
 ) -> str:
     name = f"{fld.name}={checkbox_value(element)}" if rule.control == "checkbox" else fld.name
-    return mention_text(action_id, rule, label, name, state_note(element))
+    return mention_text(action_id, rule, label, name, state_note(element, label))
 
 
 def mention_text(
@@ -189,7 +189,7 @@ def register_form(form: HtmlElement, builder: PageBuilder, page: PageIndex) -> F
     page.forms[form] = FormEntry(action_id, label)
     for control, (rule, control_label, name) in members.items():
         page.mentions[control] = mention_text(
-            action_id, rule, control_label, name, state_note(control)
+            action_id, rule, control_label, name, state_note(control, control_label)
         )
     submit_rule = ControlRule("click", "submit", SUBMIT)
     for button in submits:

@@ -274,12 +274,15 @@ def gestures_context(element: HtmlElement) -> str:
 NOTE_VALUE_CHARS = 60
 # Field types whose value is never shown in the text.
 UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "reset", "image"})
+READ_ONLY_NOTE = "read-only"
 
 
-def state_note(control: HtmlElement) -> str:
+def state_note(control: HtmlElement, label: str = "") -> str:
     """The state a native control is in, for its mention where it stands in the text:
     `checked`, `= "Medium"` (a select's chosen option), `= "buy milk"` (a field's value, exactly
-    as the page holds it, escaped like actions.tsv's)."""
+    as the page holds it, escaped like actions.tsv's); an empty field named otherwise (a label
+    only screen readers get) shows the placeholder a person reads in it:
+    `placeholder "What needs to be done?"`."""
     if control.tag == "select":
         chosen = [o for o in control.iter("option") if o.get("selected") is not None]
         if not chosen and control.get("multiple") is None:
@@ -288,11 +291,20 @@ def state_note(control: HtmlElement) -> str:
         return f"= {quoted(clip(', '.join(labels), NOTE_VALUE_CHARS))}" if any(labels) else ""
     if control.tag == "textarea":
         text = control.text_content()
-        return f"= {quoted(clip(text, NOTE_VALUE_CHARS))}" if text else ""
+        return f"= {quoted(clip(text, NOTE_VALUE_CHARS))}" if text else _placeholder(control, label)
     kind = input_type(control)
     if kind in ("checkbox", "radio"):
         return "checked" if control.get("checked") is not None else ""
     value = control.get("value") or ""
-    if kind in UNSHOWN_TYPES or not value:
+    if kind in UNSHOWN_TYPES - {"password"}:
         return ""
-    return f"= {quoted(clip(value, NOTE_VALUE_CHARS))}"
+    # A read-only field takes no typing: the page sets it (a date picker opens on a click).
+    shown = READ_ONLY_NOTE if control.get("readonly") is not None else ""
+    if value and kind != "password":
+        shown = f"{shown} = {quoted(clip(value, NOTE_VALUE_CHARS))}".lstrip()
+    return shown or _placeholder(control, label)
+
+
+def _placeholder(control: HtmlElement, label: str) -> str:
+    hint = clip(squash(control.get("placeholder") or ""), NOTE_VALUE_CHARS)
+    return f"placeholder {quoted(hint)}" if hint and hint != label else ""
