@@ -220,3 +220,13 @@ def test_a_sidebar_inside_the_main_container_does_not_make_the_article_a_listing
     out = regions(html)
     assert out["boilerplate/related.md"][0] == "Neueste Beiträge"
     assert sum(line.startswith("Paragraph") for line in content_lines(out)) == 5
+
+
+def test_a_captions_source_line_named_as_such_goes_to_credits_its_description_stays() -> None:
+    html = (f'<div class="news">{"".join(PARAGRAPHS[:4])}<div class="media">'
+            '<img src="/p.jpg" alt=""><p class="media__caption--description">Protesters in the '
+            'square in summer.</p><p class="media__caption--source">Jane Doe, Main Street.</p>'
+            f'</div>{"".join(PARAGRAPHS[4:])}</div>')
+    out = regions(html)
+    assert out["boilerplate/credits.md"] == ["Jane Doe, Main Street."]
+    assert "Protesters in the square in summer." in content_lines(out)

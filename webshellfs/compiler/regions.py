@@ -58,7 +58,8 @@ REGION_STEMS = (
     ("authorbox", "bio"), ("authorbio", "bio"), ("author-box", "bio"), ("author-bio", "bio"),
     ("tagcloud", "tags"), ("mostread", "related"), ("paywall", "promo"),
     ("news-letter", "promo"), ("actionbar", "share"), ("action-bar", "share"),
-    ("affiliate", "ads"), ("third-party", "consent"),
+    ("affiliate", "ads"), ("third-party", "consent"), ("caption--source", "credits"),
+    ("caption-source", "credits"), ("bildquelle", "credits"),
 )
 
 # Inside the main text a block moves out only as one of these kinds, and only while it holds
