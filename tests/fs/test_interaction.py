@@ -326,6 +326,9 @@ def test_an_inbox_row_is_clicked_beside_its_icons_and_jquery_delegation_names_it
     # (`click .folder`) make those elements the actions, not the list or the document.
     edited = act(mount, f"dblclick {page} {listening(mount, page, 'later', 'dblclick')}")
     assert grep(mount, edited, "Editing later")
+    # Many handlers of jQuery's on one element are one kind each, not a framework's root.
+    knob = listening(mount, page, "5", "press")
+    assert '"6"' in grep(mount, act(mount, f"press {page} {knob} ArrowUp"), "Volume [A")
     assert grep(mount, act(mount, f"execute {page} {address(mount, page, 'Spam')}"), "Folder: Spam")
 
 
@@ -348,6 +351,17 @@ def test_fields_a_person_reads_clicks_or_cannot_reach(mount: Mount, live: LiveSi
     # A transparent checkbox over a label that takes no clicks is hit itself, as a click is.
     selected = act(mount, f"execute {clicked} {address(mount, clicked, 'Select all')}")
     assert grep(mount, selected, "All selected.")
+    # A checkbox beside a label whose for= names nothing is named by it and clicked through it.
+    every = act(mount, f"execute {selected} {address(mount, selected, 'Check every item')}")
+    assert grep(mount, every, "Every item checked.")
+    # A list's one double-click listener is its items': each item is the action for it.
+    edited = act(mount, f"dblclick {every} {listening(mount, every, 'ink', 'dblclick')}")
+    assert grep(mount, edited, "Editing ink")
+    # A day a script acts on reads as its number in the table; its id is in the refs.
+    day = sh(f"awk -F'\\t' '$4==\"Tu\" {{print $5, $6}}' {mount.path}/{edited}/tables/T01.cells")
+    assert re.fullmatch(r"4 A\d{4}\n", day.stdout), day.stdout
+    picked_day = act(mount, f"execute {edited} {day.stdout.split()[1]}")
+    assert grep(mount, picked_day, "Day 4")
     # A read-only field says so, refuses typing at once, and opens its picker on a click.
     line = grep(mount, clicked, '"Due"')
     assert re.search(r'\[A\d{4} when: text "Due" read-only\]', line), line

@@ -26,7 +26,9 @@ The words:
                 said of links and native controls, which are controls anyway
     focusable   takes keyboard focus by tabindex >= 0 without being a native control
     item        a repeated child of an element whose click listener serves its children
-                (jQuery's `.on('click', 'li', …)`): the items are what a person clicks
+                (a list's one listener for all its rows): the items are what a person
+                clicks; a double-click or context-menu listener of such a container is
+                passed on to its items the same way (dblclick, rightclick)
 
 A listener on the document, the body or a framework's root (one element listening to a dozen
 kinds of events at once: React, Vue, Svelte delegate that way) says nothing about which element
@@ -156,6 +158,8 @@ OPERABLE = """
 ((EVENTS, ROOT_TYPES, MIN_ITEMS, ITEM_DEPTH, library) => {
   const NATIVE = new Set(['a', 'button', 'input', 'select', 'textarea', 'option', 'summary',
     'label', 'details']);
+  // Gestures a container's one listener serves its repeated items with.
+  const SERVED_WORDS = ['click', 'dblclick', 'rightclick'];
   const UNOWNED = new Set(['html', 'body']);
   const signature = (el) => el.localName + '.' + (el.getAttribute('class') || '');
   // The repeated children below a container: ul > li, table > tbody > tr, div > div.card.
@@ -199,15 +203,17 @@ OPERABLE = """
     const handlers = library(el, view);
     if (name === 'body') delegate(view, el, library(el.ownerDocument, view), marks);
     delegate(view, el, handlers, marks);
-    const types = (log ? log.types(el) : []).filter((type) => !handlers.handled.includes(type));
-    types.push(...handlers.own);
-    const own = !UNOWNED.has(name) && types.length < ROOT_TYPES;
+    // Kinds of gesture events, counted once each (jQuery keeps one record per handler).
+    const types = new Set((log ? log.types(el) : []).filter((type) => !handlers.handled.includes(type)));
+    for (const type of handlers.own) if (EVENTS[type]) types.add(type);
+    const own = !UNOWNED.has(name) && types.size < ROOT_TYPES;
     if (own) for (const type of types) if (EVENTS[type]) words.add(EVENTS[type]);
-    if (words.has('click') && !NATIVE.has(name) && style.cursor !== 'pointer') {
+    const served = SERVED_WORDS.filter((word) => words.has(word));
+    if (served.length && !NATIVE.has(name) && style.cursor !== 'pointer') {
       const found = repeated(el);
-      if (found.length) {
-        words.delete('click');
-        for (const item of found) markBelow(marks, item, 'item');
+      for (const word of found.length ? served : []) {
+        words.delete(word);
+        for (const item of found) markBelow(marks, item, word === 'click' ? 'item' : word);
       }
     }
     for (const word of marks.get(el) || []) words.add(word);

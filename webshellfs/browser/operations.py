@@ -128,13 +128,19 @@ async def option_values(select: Locator, wanted: str) -> list[str]:
 
 # An input a person cannot hit (a pixel or two, hidden, or covered by its own styled label,
 # as custom checkboxes and "mark all" toggles are) is operated through a visible label of its
-# own that takes the click: that is what a person clicks. A transparent input that a click at
-# its place lands on (a label drawn under it, taking no pointer events) is clicked itself.
-# Answers the label's locator, or null.
+# own (or the orphan label beside it) that takes the click: that is what a person clicks. A
+# transparent input that a click at its place lands on (a label drawn under it, taking no
+# pointer events) is clicked itself. Answers the label's locator, or null.
 _STAND_IN = """
 (found) => {
   const el = found[0];
-  if (!el || el.localName !== 'input' || !el.labels || !el.labels.length) return null;
+  if (!el || el.localName !== 'input') return null;
+  // Its labels, else the label right after it whose for= names nothing (a page that wrote
+  // for="toggle-all" beside an input with no id, and listens to the label).
+  const next = el.nextElementSibling;
+  const orphan = next && next.localName === 'label' && !next.control ? [next] : [];
+  const labels = el.labels && el.labels.length ? Array.from(el.labels) : orphan;
+  if (!labels.length) return null;
   const box = el.getBoundingClientRect();
   const style = getComputedStyle(el);
   if (box.width > 2 && box.height > 2 && style.visibility !== 'hidden') {
@@ -142,7 +148,7 @@ _STAND_IN = """
     const top = document.elementFromPoint(x, y);
     if (!top || top === el || el.contains(top)) return null;
   }
-  for (const label of el.labels) {
+  for (const label of labels) {
     const area = label.getBoundingClientRect();
     if (area.width > 0 && area.height > 0 && getComputedStyle(label).pointerEvents !== 'none') {
       if (!label.hasAttribute('__LOCATOR__')) {

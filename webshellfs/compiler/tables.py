@@ -363,10 +363,11 @@ def _read_caption(caption: HtmlElement | None, builder: PageBuilder) -> str:
 def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
     """Render every cell once, in source order, so the objects inside keep document order.
 
-    A cell's value is its clean text: links and images leave their refs to the refs column,
-    an image-only cell reads as its description, footnote marks go apart. A cell holding a
-    control or a table keeps their references in place (`[A0001 button "Buy"]`): that is how
-    the line says what to execute or where to look."""
+    A cell's value is its clean text: links and images leave their refs to the refs column
+    (a link the page's script acts on, an action, too: a date picker's day `10`), an image-only
+    cell reads as its description, footnote marks go apart. A cell holding a control or a
+    table keeps their references in place (`[A0001 button "Buy"]`): that is how the line says
+    what to execute or where to look."""
     for row in rows:
         parent = row.slots[0].element.getparent() if row.slots else None
         is_row = parent is not None and (parent.tag == "tr" or role_of(parent) == ARIA_ROW)
@@ -397,7 +398,8 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
                 + [i.id for i in builder.images[before[3] :]]
             )
             slot.refs = _in_text_order(registered, rendered)
-            if len(builder.actions) > before[0] or len(builder.tables) > before[2]:
+            controls = [a for a in builder.actions[before[0]:] if a.control not in LINK_CONTROLS]
+            if controls or len(builder.tables) > before[2]:
                 slot.text = _IMAGE_REF.sub(lambda m: m.group(1) or "", _LINK_REF.sub("", rendered))
                 slot.text = squash(slot.text)
             if cell_id:
@@ -405,6 +407,10 @@ def _read_cells(rows: list[_Row], builder: PageBuilder) -> None:
         if row_id:
             for slot in row.slots:
                 slot.refs = (row_id, *slot.refs)
+
+
+# Controls that are links to a person: in a cell, their text is the value, their id a ref.
+LINK_CONTROLS = frozenset({"link"})
 
 
 def _cell_action(cell: HtmlElement, builder: PageBuilder) -> str:

@@ -103,11 +103,14 @@ def acts_for_itself(element: HtmlElement, words: tuple[str, ...], inner: list[Ht
     """Whether a person operates the element itself though the controls `inner` sit inside
     it (see the module's docstring)."""
     inner_words = {"click"}.union(*(operable_words(control) for control in inner))
+    own_text = len(_text_outside(element, inner))
+    if own_text > WRAPPER_TEXT_CHARS:
+        return False
     if (set(words) & OWN_GESTURES) - inner_words:
         return True
     if not set(words) & OWN_CLICK_WORDS or (element.tag == "label" and _names_a_control(element)):
         return False  # a label's words are its control's name: a click on them is the control's
-    return 0 < len(_text_outside(element, inner)) <= WRAPPER_TEXT_CHARS
+    return own_text > 0
 
 
 def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:

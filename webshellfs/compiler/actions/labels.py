@@ -89,13 +89,16 @@ def _text_after(control: HtmlElement) -> str:
 
 
 def _names_nothing(element: HtmlElement) -> bool:
-    """A shown neighbour that is not already another control's label (a `for=`, or one
-    wrapping its own control), so its words may name the control beside it."""
+    """A shown neighbour that is not already another control's label (a `for=` naming an
+    element, or one wrapping its own control), so its words may name the control beside it."""
     if is_hidden(element):
         return False
     if element.tag != "label":
         return True
-    return element.get("for") is None and first_descendant(element, NATIVE_CONTROLS) is None
+    if first_descendant(element, NATIVE_CONTROLS) is not None:
+        return False
+    target = element.get("for")
+    return target is None or not element.getroottree().xpath("//*[@id=$id]", id=target)
 
 
 def _text_before(control: HtmlElement) -> str:
