@@ -230,3 +230,14 @@ def test_a_captions_source_line_named_as_such_goes_to_credits_its_description_st
     out = regions(html)
     assert out["boilerplate/credits.md"] == ["Jane Doe, Main Street."]
     assert "Protesters in the square in summer." in content_lines(out)
+
+
+def test_a_figure_labelled_as_an_advertisement_goes_to_ads() -> None:
+    html = (f'<article><h1>The story</h1>{"".join(PARAGRAPHS[:4])}'
+            '<figure><a href="https://shop.test/"><img src="/ad.jpg" alt="Reklama"></a>'
+            '<figcaption>Reklama</figcaption></figure>'
+            '<figure><img src="/p.jpg" alt="A lighthouse"><figcaption>The lighthouse at dawn.'
+            f'</figcaption></figure>{"".join(PARAGRAPHS[4:])}</article>')
+    out = regions(html)
+    assert out["boilerplate/ads.md"][-1] == "Reklama"
+    assert "The lighthouse at dawn." in content_lines(out)

@@ -172,8 +172,8 @@ MORE_OF_MAX_WORDS = 4
 # Where the heading rule looks: blocks, not inline text; a paragraph only when it is mostly
 # links ("Read more: <a>…</a>").
 HEADING_BLOCK_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "footer",
-                                "header", "dl", "details", "p", "table", "h1", "h2", "h3", "h4",
-                                "h5", "h6"})
+                                "header", "dl", "details", "p", "table", "figure", "h1", "h2",
+                                "h3", "h4", "h5", "h6"})
 # Paragraphs and headings: one that is the heading alone ("Lesen Sie auch:") is that kind; one
 # that goes on after it only as "related", and only when it is mostly links.
 HEADING_PARAGRAPH_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
