@@ -797,8 +797,9 @@ def navigate_tree(agent: Agent) -> None:
     page, asked = begin(agent, "navigate-tree", r'Find and click on the folder or file named '
                         r'"(.+)"\.')
     for _ in range(MAX_DEPTH):
-        opener = (revealer(agent, page, f'"{asked.group(1)}"')
-                  or revealer(agent, page, asked.group(1)))
+        if shown_control(agent, page, asked.group(1)):
+            break
+        opener = revealer(agent, page, f"- {asked.group(1)}")
         if opener is None:
             break
         page = agent.act(f"execute {page} {opener}")
