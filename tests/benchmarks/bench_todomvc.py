@@ -142,8 +142,10 @@ def type_into(agent: Agent, page: str, field: str, text: str, key: str) -> str:
 
 
 def shown(agent: Agent, page: str, text: str) -> list[str]:
-    """Lines of content/ holding `text` (case-insensitive)."""
-    return agent.shell(f"grep -rniF -- {shlex.quote(text)} {page}/content/").splitlines()
+    """Lines of content/ holding `text` (case-insensitive), but for text the page keeps and
+    does not show (marked `[hidden until …]`)."""
+    return agent.shell(f"grep -rniF -- {shlex.quote(text)} {page}/content/ "
+                       f"| grep -vF '[hidden until '").splitlines()
 
 
 def expect(agent: Agent, page: str, text: str, present: bool = True) -> None:
@@ -154,7 +156,8 @@ def expect(agent: Agent, page: str, text: str, present: bool = True) -> None:
 
 def counter(agent: Agent, page: str, left: int) -> None:
     """The counter says `left` items left (`1 item left`, `2 items left!`, `**2** items left`)."""
-    text = agent.shell(f"grep -rhiE 'items? left' {page}/content/ {page}/boilerplate/")
+    text = agent.shell(f"grep -rhiE 'items? left' {page}/content/ {page}/boilerplate/ "
+                       f"| grep -vF '[hidden until '")
     said = re.findall(r"(\d+)\W*items? left", text, re.I)
     if said != [str(left)]:
         raise TaskFailed(f"the counter of {page} should say {left}; it says: {text.strip()!r}")
@@ -194,7 +197,8 @@ def show_active(agent: Agent, entry: str) -> None:
     page = tick(agent, added(agent, entry), TODOS[1])
     page = agent.act(f"execute {page} {locate(agent, page, ('Active',))}")
     pattern = "|".join(TODOS)
-    matches = agent.shell(f"grep -rhoiE {shlex.quote(pattern)} {page}/content/").lower()
+    matches = agent.shell(f"grep -rhiE {shlex.quote(pattern)} {page}/content/ | grep -vF "
+                          f"'[hidden until ' | grep -oiE {shlex.quote(pattern)}").lower()
     seen = set(matches.splitlines())
     if seen != {TODOS[0], TODOS[2]}:
         raise TaskFailed(f"Active in {page} should show {TODOS[0]!r} and {TODOS[2]!r} only; "
