@@ -53,6 +53,14 @@ def test_capture_inlines_shadow_roots_frames_and_current_values(
     assert "Secret button" not in text
 
 
+def test_an_inline_hiding_the_stylesheet_overrules_is_not_kept(
+    browser: Browser, site: LiveSite
+) -> None:
+    text = page_text(run(lambda: browser.open(site.url("/overruled.html"))))
+    assert "The stylesheet overrules the inline hiding." in text
+    assert "Really hidden." not in text
+
+
 def test_every_actionable_element_gets_a_unique_locator(browser: Browser, site: LiveSite) -> None:
     result = run(lambda: browser.open(site.url("/search.html")))
     root = lxml.html.document_fromstring(result.capture.body)

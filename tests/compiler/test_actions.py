@@ -146,6 +146,14 @@ def test_non_controls_are_not_actions(html: str) -> None:
         ("<a onclick='x()'>More</a>", '[A0001 link "More"]'),
         ("<a href='#' role='button'>Open menu</a>", '[A0001 button "Open menu"]'),
         ("<span onclick='x()'>Close</span>", '[A0001 clickable "Close"]'),
+        # A layout's label cell before or after the field's own: the words beside the field.
+        (
+            "<div><div class=label>Director Name</div><div class=input><input name=d></div></div>",
+            '[A0001 d: text "Director Name"]',
+        ),
+        ("<div><input name=g><div class=ui-label>Genre</div></div>", '[A0001 g: text "Genre"]'),
+        # An icon with nothing but an id is named by it, marked as a hint.
+        ("<span id=send-reply onclick='x()'></span>", '[A0001 clickable "(id: send-reply)"]'),
         (
             "<button><svg><title>Close dialog</title></svg></button>",
             '[A0001 button "Close dialog"]',

@@ -66,15 +66,31 @@ async def press(page: Page, element: Locator | None, gesture: Gesture, timeout: 
             await element.press(key, timeout=timeout)
 
 
+# Mouse moves on the way from the pressed element to the drop: enough for pages that follow
+# the pointer (a sortable list, a calendar drawing the new event under it).
+DRAG_STEPS = 8
+
+
 async def drag(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
     """Press the mouse on the element, move onto the target, release: HTML drag and drop
-    and pointer-driven sortable lists both see what they see from a person."""
+    and pointer-driven sortable lists both see what they see from a person. Only the press
+    waits for its element to take the pointer; at the drop, what lies under the pointer may
+    be the page's own drag preview, drawn there by the drag itself."""
     if not gesture.target:
         raise UsageError("drag needs an element to drop onto")
     target = page.locator(gesture.target)
     if await target.count() == 0:
         raise NotFoundError("the element to drop onto is no longer on the page")
-    await _element(element, gesture).drag_to(target.first, timeout=timeout)
+    await _element(element, gesture).hover(timeout=timeout)
+    await page.mouse.down()
+    await target.first.scroll_into_view_if_needed(timeout=timeout)
+    box = await target.first.bounding_box(timeout=timeout)
+    if box is None:
+        await page.mouse.up()
+        raise NotFoundError("the element to drop onto has no place on the page")
+    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
+                          steps=DRAG_STEPS)
+    await page.mouse.up()
 
 
 async def scroll(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:

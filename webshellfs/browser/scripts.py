@@ -244,7 +244,8 @@ DOM_SETTLE = """
 #  - same-origin iframes and frames are inlined as <div data-wsfs-frame="URL">, with absolute
 #    URLs (a frameset becomes the body holding its frames); other frames stay <iframe src>;
 #  - the outermost elements that are not rendered get the `hidden` attribute (the compiler
-#    skips them, or marks their text with what reveals it);
+#    skips them, or marks their text with what reveals it); a rendered element's inline
+#    display:none or visibility:hidden, overruled by a stylesheet, is left out of its style;
 #  - rendered elements that people cannot see (clipped to nothing, a box of at most one pixel
 #    that cuts off its overflow, far off the page to the left or above, text indented out)
 #    get `data-wsfs-unseen` (the compiler moves their text to boilerplate/hidden.md);
@@ -310,6 +311,7 @@ SNAPSHOT = r"""
     return cut && rect.width * rect.height <= 1 && el.textContent.trim() !== '';
   };
 
+  const INLINE_HIDING = /(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*;?/gi;
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
   const ONLY_HIDDEN = new Set(['hidden']);
@@ -321,6 +323,9 @@ SNAPSHOT = r"""
       if (replaced.has(a.name) || a.name === OP) continue;
       let value = a.value;
       if (inFrame && URL_ATTRS[name] === a.name && el[a.name]) value = String(el[a.name]);
+      // A shown element's inline hiding was overruled (a stylesheet's !important): the
+      // compiler, which reads inline styles, must not drop it.
+      if (a.name === 'style' && shown) value = value.replace(INLINE_HIDING, '');
       parts.push(' ', a.name, '="', attr(value), '"');
     }
     if (!shown) parts.push(' hidden=""');

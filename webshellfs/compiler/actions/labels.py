@@ -78,14 +78,40 @@ def neighbour_text(control: HtmlElement) -> str:
     return ""
 
 
+# Elements whose words, right beside a control, may be its label (a div of a layout's
+# "label" cell before or after the field's own).
+NEIGHBOUR_TAGS = frozenset({"label", "span", "b", "strong", "div", "p"})
+# How many wrappers holding only the control (a layout's input cell) are looked out of.
+MAX_WRAPPERS = 2
+
+
+def _wrapper_of(control: HtmlElement) -> HtmlElement:
+    """The outermost of at most MAX_WRAPPERS elements around the control that hold nothing
+    else: the field as the layout places it beside its words."""
+    outer = control
+    for _ in range(MAX_WRAPPERS):
+        parent = outer.getparent()
+        if parent is None or len(parent) != 1 or squash(parent.text or "") or squash(
+                outer.tail or ""):
+            break
+        outer = parent
+    return outer
+
+
+def _beside(element: HtmlElement | None) -> str:
+    if element is None or element.tag not in NEIGHBOUR_TAGS or not _names_nothing(element):
+        return ""
+    if first_descendant(element, NATIVE_CONTROLS) is not None:
+        return ""
+    return plain_text(element)
+
+
 def _text_after(control: HtmlElement) -> str:
     tail = squash(control.tail or "")
     if tail:
         return tail
-    following = control.getnext()
-    if following is not None and following.tag in ("label", "span") and _names_nothing(following):
-        return plain_text(following)
-    return ""
+    outer = _wrapper_of(control)
+    return squash(outer.tail or "") or _beside(outer.getnext())
 
 
 def _names_nothing(element: HtmlElement) -> bool:
@@ -102,14 +128,11 @@ def _names_nothing(element: HtmlElement) -> bool:
 
 
 def _text_before(control: HtmlElement) -> str:
-    previous = control.getprevious()
+    outer = _wrapper_of(control)
+    previous = outer.getprevious()
     if previous is not None:
-        if squash(previous.tail or ""):
-            return squash(previous.tail or "")
-        if previous.tag in ("label", "span", "b", "strong") and _names_nothing(previous):
-            return plain_text(previous)
-        return ""
-    parent = control.getparent()
+        return squash(previous.tail or "") or _beside(previous)
+    parent = outer.getparent()
     return squash(parent.text or "") if parent is not None else ""
 
 
@@ -216,15 +239,19 @@ def owner_item(element: HtmlElement) -> HtmlElement | None:
 
 
 def class_hint(element: HtmlElement) -> str:
-    """For a control with no name at all: its class words (`(class: fb_icon shareBtn)`), which
-    usually say what an icon is. Marked as a hint so nobody mistakes it for a label."""
+    """For a control with no name at all: its class words (`(class: fb_icon shareBtn)`), else
+    its id (`(id: send-reply)`), which usually say what an icon is. Marked as a hint so nobody
+    mistakes it for a label."""
     words: list[str] = []
     for node in element.iter():
         if isinstance(node.tag, str):
             words += [w for w in (node.get("class") or "").split() if len(w) > 2 and w not in words]
         if len(words) >= CLASS_HINT_WORDS:
             break
-    return f"(class: {' '.join(words[:CLASS_HINT_WORDS])})" if words else ""
+    if words:
+        return f"(class: {' '.join(words[:CLASS_HINT_WORDS])})"
+    element_id = squash(element.get("id") or "")
+    return f"(id: {element_id})" if element_id else ""
 
 
 def states_of(element: HtmlElement) -> str:
