@@ -67,10 +67,11 @@ READ_WORDS = 6
 
 
 class Corpus:
-    """The corpus folder over HTTP on loopback; `url(path)` as LiveSite gives it."""
+    """A corpus folder over HTTP on loopback; `url(path)` as LiveSite gives it. `handler`: the
+    request handler class (a quiet static one unless a benchmark serves its pages changed)."""
 
-    def __init__(self, folder: Path) -> None:
-        handler = functools.partial(_QuietHandler, directory=str(folder))
+    def __init__(self, folder: Path, handler_class: type = _QuietHandler) -> None:
+        handler = functools.partial(handler_class, directory=str(folder))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         self.base = f"http://127.0.0.1:{self._server.server_address[1]}"

@@ -31,7 +31,6 @@ drawn in SVG or canvas) are listed as "needs vision" with the reason, not attemp
 from __future__ import annotations
 
 import argparse
-import functools
 import io
 import itertools
 import os
@@ -40,10 +39,9 @@ import shlex
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +54,7 @@ from tests.benchmarks.bench_interaction import (  # noqa: E402
     TaskResult,
     attempt,
 )
-from tests.benchmarks.bench_heldout import control, option_list  # noqa: E402
+from tests.benchmarks.bench_heldout import Corpus, control, option_list  # noqa: E402
 
 CORE_SCRIPT = b'<script src="../core/core.js"></script>'
 # Five minutes a episode, whatever the page sets after core.js: the property ignores writes.
@@ -82,21 +80,9 @@ class _MiniWobHandler(SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
-class MiniWob:
-    """The MiniWoB++ html folder over HTTP on loopback; `url(path)` as LiveSite gives it."""
-
-    def __init__(self, folder: Path) -> None:
-        handler = functools.partial(_MiniWobHandler, directory=str(folder))
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self.base = f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def url(self, path: str) -> str:
-        return self.base + path
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+def serve_miniwob(folder: Path) -> Corpus:
+    """The MiniWoB++ html folder over HTTP on loopback, its episodes lengthened."""
+    return Corpus(folder, _MiniWobHandler)
 
 
 # What the agent reads ------------------------------------------------------------------------
@@ -1371,7 +1357,7 @@ NEEDS_VISION: dict[str, str] = {
 
 # Running --------------------------------------------------------------------------------------
 
-def run(daemon: Daemon, site: MiniWob, tasks: list[str], rounds: int) -> dict[str, TaskResult]:
+def run(daemon: Daemon, site: Corpus, tasks: list[str], rounds: int) -> dict[str, TaskResult]:
     results: dict[str, TaskResult] = {}
     runs = itertools.count(1)
     for name in tasks:
@@ -1420,7 +1406,7 @@ def main() -> None:
     chosen = [name for name in every if name in TASKS
               and (not wanted or any(word in name for word in wanted))]
 
-    site = MiniWob(args.miniwob)
+    site = serve_miniwob(args.miniwob)
     with tempfile.TemporaryDirectory(prefix="bench-miniwob-") as temp:
         base = Path(temp)
         (base / "uploads").mkdir()
