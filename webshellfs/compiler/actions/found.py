@@ -18,11 +18,11 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.index import page_index
-from webshellfs.compiler.actions.labels import operable_words
+from webshellfs.compiler.actions.labels import operable_words, text_leaving_out
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
 from webshellfs.compiler.actions.widgets import register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
-from webshellfs.compiler.dom import first_descendant, plain_text, squash
+from webshellfs.compiler.dom import first_descendant, plain_text
 
 # The first word an element has decides what it is, in this order.
 ROW_RULE = ControlRule("click", "row")
@@ -83,20 +83,8 @@ def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
 def _text_outside(element: HtmlElement, inner: list[HtmlElement]) -> str:
     """The element's text without its inner controls' own (a label naming one is its)."""
     skipped = set(map(id, inner))
-    parts: list[str] = []
-    stack: list[HtmlElement | str] = [element]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item)
-            continue
-        named = item.tag == "label" and _names_a_control(item)
-        if isinstance(item.tag, str) and id(item) not in skipped and not named:
-            parts.append(item.text or "")
-            for child in reversed(item):
-                stack.append(child.tail or "")
-                stack.append(child)
-    return squash(" ".join(parts))
+    return text_leaving_out(element, lambda node: id(node) in skipped or (
+        node.tag == "label" and _names_a_control(node)))
 
 
 def acts_for_itself(element: HtmlElement, words: tuple[str, ...], inner: list[HtmlElement]) -> bool:

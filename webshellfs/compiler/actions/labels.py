@@ -151,10 +151,10 @@ def label_element_text(control: HtmlElement, page: PageIndex) -> str:
 
 def text_without(label: HtmlElement, control: HtmlElement) -> str:
     """A label's text, leaving out the control inside it and any other control's options."""
-    return _text_leaving_out(label, lambda node: node is control)
+    return text_leaving_out(label, lambda node: node is control)
 
 
-def _text_leaving_out(root: HtmlElement, left_out: Callable[[HtmlElement], bool]) -> str:
+def text_leaving_out(root: HtmlElement, left_out: Callable[[HtmlElement], bool]) -> str:
     """root's visible text without the elements left_out says, nor any control's options.
     Iterative, like dom.plain_text, so no nesting depth reaches the recursion limit."""
     parts: list[str] = []
@@ -198,7 +198,7 @@ def own_text(element: HtmlElement) -> str:
     if heading is not None:
         text = plain_text(heading)  # a clickable card: its title
     elif role_of(element) in GROUP_OWNERS:
-        text = _text_leaving_out(element, lambda node: role_of(node) in OWNED_GROUPS)
+        text = text_leaving_out(element, lambda node: role_of(node) in OWNED_GROUPS)
     else:
         text = plain_text(element)
     if text:
