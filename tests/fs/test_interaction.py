@@ -326,6 +326,10 @@ def test_an_inbox_row_is_clicked_beside_its_icons_and_jquery_delegation_names_it
     # (`click .folder`) make those elements the actions, not the list or the document.
     edited = act(mount, f"dblclick {page} {listening(mount, page, 'later', 'dblclick')}")
     assert grep(mount, edited, "Editing later")
+    # A section that slides open is captured when the slide has ended, its text shown.
+    terms = act(mount, f"execute {page} {address(mount, page, 'Shipping terms')}")
+    shown = grep(mount, terms, "Orders ship within two days.")
+    assert shown and "hidden until" not in shown, shown
     # Many handlers of jQuery's on one element are one kind each, not a framework's root.
     knob = listening(mount, page, "5", "press")
     assert '"6"' in grep(mount, act(mount, f"press {page} {knob} ArrowUp"), "Volume [A")

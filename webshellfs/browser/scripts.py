@@ -183,10 +183,11 @@ def page_guard(max_dialogs: int) -> str:
 # short timers pending when it starts have fired (one generation: a chain of them, like a
 # polling loop, is not followed), no fetch/XHR younger than `stale` ms is in flight, no request
 # ended in the last `quiet` ms (its handler may take several tasks to show the answer), no
-# navigation the page started is on its way (see MUTATION_CLOCK), and then
-# a whole animation frame passed without a DOM change — which catches what the page scheduled
-# right after the event (requestAnimationFrame, a message, a zero timer). A tab in the
-# background gets no frames: after `frame` ms the wait goes on without one. The page's own
+# navigation the page started is on its way (see MUTATION_CLOCK), no animation that will end
+# is running (a CSS transition, a jQuery slide: their style changes are not DOM changes the
+# clock counts), and then a whole animation frame passed without a DOM change — which catches
+# what the page scheduled right after the event (requestAnimationFrame, a message, a zero
+# timer). A tab in the background gets no frames: after `frame` ms the wait goes on without one. The page's own
 # timer functions may be replaced by then; the clock's saved original keeps the wait off the
 # list of timers it waits for.
 DOM_SETTLE = """
@@ -213,6 +214,16 @@ DOM_SETTLE = """
     for (const began of clock.inflight.values()) if (now - began < stale) return true;
     return false;
   };
+  // An animation that will end (a CSS transition, a section jQuery slides open frame by frame)
+  // is the page still drawing what the action did; an endless one (a spinner) is not awaited.
+  const animating = () => {
+    const jq = window.jQuery;
+    if (jq && jq.timers && jq.timers.length) return true;
+    return document.getAnimations().some((a) => {
+      const timing = a.playState === 'running' && a.effect ? a.effect.getComputedTiming() : null;
+      return timing !== null && Number.isFinite(timing.endTime);
+    });
+  };
   const check = () => {
     const now = performance.now();
     if (now - start >= cap) {
@@ -221,7 +232,7 @@ DOM_SETTLE = """
       return;
     }
     for (const id of waiting) if (!clock.timers.has(id)) waiting.delete(id);
-    const busy = waiting.size > 0 || requesting(now);
+    const busy = waiting.size > 0 || requesting(now) || animating();
     const due = clock.netEnd + quiet;
     if (busy || now < due) {
       later(check, Math.max(5, Math.min(busy ? 10 : due - now, cap - (now - start))));
