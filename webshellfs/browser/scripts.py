@@ -326,7 +326,9 @@ SNAPSHOT = r"""
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
   const ONLY_HIDDEN = new Set(['hidden']);
-  const openTag = (el, inFrame, shown, marked = false, ops = '') => {
+  // shown: no `hidden` to write (the element is rendered, or an ancestor says it for it);
+  // rendered: the element itself is drawn.
+  const openTag = (el, inFrame, shown, marked = false, ops = '', rendered = shown) => {
     const name = el.localName;
     const parts = ['<', name];
     const replaced = REPLACED[name] || ONLY_HIDDEN;
@@ -336,7 +338,7 @@ SNAPSHOT = r"""
       if (inFrame && URL_ATTRS[name] === a.name && el[a.name]) value = String(el[a.name]);
       // A shown element's inline hiding was overruled (a stylesheet's !important): the
       // compiler, which reads inline styles, must not drop it.
-      if (a.name === 'style' && shown) value = value.replace(INLINE_HIDING, '');
+      if (a.name === 'style' && rendered) value = value.replace(INLINE_HIDING, '');
       parts.push(' ', a.name, '="', attr(value), '"');
     }
     if (!shown) parts.push(' hidden=""');
@@ -403,7 +405,7 @@ SNAPSHOT = r"""
     const seen = parentSeen && !marked;
     // Only the outermost element that is not rendered says `hidden`: what is inside it is
     // hidden with it, and shows with it when an action reveals it (compiler/reveal.py).
-    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops));
+    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown));
     if (VOID.has(name)) return;
     if (RAW.has(name)) {
       out.push(el.textContent.replace(/<\/(script|style)/gi, '<\\/$1'));

@@ -8,9 +8,9 @@ shows it) or a control names it: `aria-controls` (tabs, disclosures,
 menu buttons), `aria-owns` (a tree item's subtree), a tab panel's `aria-labelledby` tab, a link
 to `#its-id`, a `data-*` attribute holding its id or `#id` (Bootstrap's `data-bs-target`, a
 script's `data-panel="team"`), or it follows a control that says it opens something
-(`aria-haspopup`, `aria-expanded`) and names nothing (a menu item's submenu), or an element
-the live page made clickable that names nothing (a script's folder before its collapsed list,
-a "more" icon before its closed menu). When the naming control holds a nameless operable
+(`aria-haspopup`, `aria-expanded`) and names nothing (a menu item's submenu), or it is a list,
+menu or dialog right after an element the live page made clickable that names nothing (a
+script's folder before its collapsed list, a "more" icon before its closed menu). When the naming control holds a nameless operable
 element of its own (a tree item's expand arrow), that is what reveals it. Other hidden text stays out, as
 before: nothing says it ever shows.
 Text hidden to mislead people (off-screen, zero-size, transparent) is not this: it goes to
@@ -56,7 +56,8 @@ class Revealers:
         if element.get("role") == "tabpanel" and labelled:
             return self._element_with_id(labelled[0])
         previous = element.getprevious()
-        if previous is not None and (_opens_the_next(previous) or _clicked_open(previous)):
+        if previous is not None and (
+                _opens_the_next(previous) or _clicked_open(previous, element)):
             return _toggle_within(previous)  # a menu item's submenu right after it
         return None
 
@@ -87,10 +88,20 @@ def _opens_the_next(control: HtmlElement) -> bool:
 _CLICK_WORDS = frozenset({"click", "pointer", "item"})
 
 
-def _clicked_open(control: HtmlElement) -> bool:
-    """An element the live page made clickable, naming nothing, right before a hidden one: a
-    script's folder name before its collapsed list, a "more" icon before its closed menu."""
-    if control.get("aria-controls") or control.get("aria-owns"):
+# What a click shows when it lies hidden right after the clicked element: a list, a menu, a
+# dialog. Not any hidden sibling (a to-do a filter hides after the one shown, a button shown
+# only once something is ticked): nothing says the element before it would show it.
+PANEL_TAGS = frozenset({"ul", "ol", "menu", "dl", "dialog"})
+PANEL_ROLES = frozenset({"menu", "listbox", "tree", "group", "dialog"})
+
+
+def _clicked_open(control: HtmlElement, hidden: HtmlElement) -> bool:
+    """An element the live page made clickable, naming nothing, right before a hidden list,
+    menu or dialog of another kind than itself: a script's folder name before its collapsed
+    list, a "more" icon before its closed menu, a button before its closed dialog."""
+    if control.get("aria-controls") or control.get("aria-owns") or control.tag == hidden.tag:
+        return False
+    if hidden.tag not in PANEL_TAGS and (hidden.get("role") or "") not in PANEL_ROLES:
         return False
     return bool(_CLICK_WORDS & set((control.get(OPERABLE_ATTRIBUTE) or "").split()))
 
