@@ -361,6 +361,14 @@ def test_fields_a_person_reads_clicks_or_cannot_reach(mount: Mount, live: LiveSi
     # A list's one double-click listener is its items': each item is the action for it.
     edited = act(mount, f"dblclick {every} {listening(mount, every, 'ink', 'dblclick')}")
     assert grep(mount, edited, "Editing ink")
+    # A checkbox whose words follow it in a label for nothing is ticked itself, as in a shadow
+    # root one whose label is clipped to nothing.
+    paper = re.search(r'\[(A\d{4}) [^\]]*checkbox "paper"', grep(mount, edited, "paper"))
+    assert paper, grep(mount, edited, "paper")
+    ticked = act(mount, f"execute {edited} {paper.group(1)}")
+    assert grep(mount, ticked, "Ticked paper")
+    card = act(mount, f"execute {ticked} {address(mount, ticked, 'Card done')}")
+    assert grep(mount, card, "Card done.")
     # A day a script acts on reads as its number in the table; its id is in the refs.
     day = sh(f"awk -F'\\t' '$4==\"Tu\" {{print $5, $6}}' {mount.path}/{edited}/tables/T01.cells")
     assert re.fullmatch(r"4 A\d{4}\n", day.stdout), day.stdout

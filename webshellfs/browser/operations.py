@@ -138,14 +138,15 @@ _STAND_IN = """
   // Its labels, else the label right after it whose for= names nothing (a page that wrote
   // for="toggle-all" beside an input with no id, and listens to the label).
   const next = el.nextElementSibling;
-  const orphan = next && next.localName === 'label' && !next.control ? [next] : [];
+  const orphan = next && next.localName === 'label' && next.htmlFor && !next.control ? [next] : [];
   const labels = el.labels && el.labels.length ? Array.from(el.labels) : orphan;
   if (!labels.length) return null;
   const box = el.getBoundingClientRect();
   const style = getComputedStyle(el);
   if (box.width > 2 && box.height > 2 && style.visibility !== 'hidden') {
     const x = box.left + box.width / 2, y = box.top + box.height / 2;
-    const top = document.elementFromPoint(x, y);
+    const root = el.getRootNode();  // a shadow root finds its own elements, not its host
+    const top = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
     if (!top || top === el || el.contains(top)) return null;
   }
   for (const label of labels) {
@@ -191,10 +192,12 @@ _HIT_AFTER_HOVER = """
   const el = found[0];
   if (!el) { done(); return; }
   const started = performance.now();
+  const root = el.getRootNode();  // a shadow root finds its own elements, not its host
+  const finder = root.elementFromPoint ? root : document;
   const check = () => {
     const box = el.getBoundingClientRect();
     const top = box.width && box.height
-      ? document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) : null;
+      ? finder.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) : null;
     if ((top && (top === el || el.contains(top))) || performance.now() - started > limit) done();
     else requestAnimationFrame(check);
   };
