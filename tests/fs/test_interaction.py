@@ -389,6 +389,16 @@ def test_fields_a_person_reads_clicks_or_cannot_reach(mount: Mount, live: LiveSi
                      rf'{picked} \(`focus {picked}`', answer), answer
 
 
+def test_svelte_handlers_kept_on_the_element_name_it(mount: Mount, live: LiveSite) -> None:
+    """TodoMVC's Svelte 5 app (fixtures/site/live/vendor): Svelte listens at its root and keeps
+    each element's handlers on the element; the to-do's words take the double-click."""
+    page = opened(mount, live, "/vendor/svelte-todomvc/index.html")
+    field = address(mount, page, "What needs to be done?")
+    page = act(mount, f'execute {page} {field} value="buy milk" --press Enter')
+    editing = act(mount, f"dblclick {page} {listening(mount, page, 'buy milk', 'dblclick')}")
+    assert '= "buy milk"' in grep(mount, editing, '"buy milk"'), grep(mount, editing, "buy milk")
+
+
 def test_a_control_drawn_anew_by_a_timer_is_found_again_or_reported_gone(
     mount: Mount, live: LiveSite
 ) -> None:

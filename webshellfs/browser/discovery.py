@@ -39,7 +39,8 @@ asked (`LIBRARY_HANDLERS`):
   `$('.todo-list').on('dblclick', 'label', …)` makes each label inside listen for dblclick,
   not the list (the same from the document: `$(document).on('click', '.thread', …)`);
 - React listens at its root (or the document) and keeps each element's handlers in its props
-  (`onClick`, `onDoubleClick` …), which name the element meant.
+  (`onClick`, `onDoubleClick` …), which name the element meant; Svelte 5 listens at its root
+  too and keeps an element's handlers on the element (`Symbol('events')`, earlier `__click`).
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ _REACT_EVENTS_JS = "{onDoubleClick: 'dblclick', onContextMenu: 'contextmenu'}"
 LIBRARY_HANDLERS = """
 ((REACT_EVENTS) => {
   const REACT_PROPS = ['__reactProps$', '__reactEventHandlers$'];
+  const SVELTE_PROPERTY = /^__(click|dblclick|contextmenu|keydown|keyup|pointerdown|mousedown)$/;
   const reactType = (prop) => REACT_EVENTS[prop]
     || prop.slice(2).replace(/Capture$/, '').toLowerCase();
   return (target, view) => {
@@ -137,12 +139,23 @@ LIBRARY_HANDLERS = """
       }
     }
     for (const key of Object.keys(target)) {
+      if (SVELTE_PROPERTY.test(key) && typeof target[key] === 'function') {
+        found.own.push(key.slice(2));  // Svelte 5 before 5.2: el.__click
+        continue;
+      }
       if (!REACT_PROPS.some((prefix) => key.startsWith(prefix))) continue;
       const props = target[key] || {};
       for (const prop of Object.keys(props)) {
         if (/^on[A-Z]/.test(prop) && typeof props[prop] === 'function') {
           found.own.push(reactType(prop));
         }
+      }
+    }
+    // Svelte 5 delegates to its root and keeps an element's handlers under Symbol('events').
+    for (const symbol of Object.getOwnPropertySymbols(target)) {
+      const handlers = symbol.description === 'events' ? target[symbol] : null;
+      for (const type of Object.keys(handlers || {})) {
+        if (typeof handlers[type] === 'function') found.own.push(type);
       }
     }
     return found;
