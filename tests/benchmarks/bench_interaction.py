@@ -576,20 +576,29 @@ def run_tasks(daemon: Daemon, site: LiveSite, rounds: int, only: str) -> dict[st
     return results
 
 
-def print_tasks(results: dict[str, TaskResult]) -> None:
-    print(f"\n{'task':<42} {'success':>8} {'chars read':>11}")
+def print_success(results: dict[str, TaskResult], width: int = 42) -> None:
+    """Each task's success and the characters read, then the overall figures."""
+    print(f"\n{'task':<{width}} {'success':>8} {'chars read':>11}")
     passed = runs = 0
     for name, result in results.items():
         passed += result.passed
         runs += result.runs
-        print(f"{name:<42} {result.passed:>3}/{result.runs:<4} "
+        print(f"{name:<{width}} {result.passed:>3}/{result.runs:<4} "
               f"{statistics.median(result.read):>11,.0f}")
     tasks_all = sum(1 for r in results.values() if r.passed == r.runs)
-    print(f"{'overall':<42} {passed:>3}/{runs:<4} ({passed / max(1, runs):.0%} of runs; "
+    print(f"{'overall':<{width}} {passed:>3}/{runs:<4} ({passed / max(1, runs):.0%} of runs; "
           f"{tasks_all}/{len(results)} tasks every time)")
+
+
+def print_failures(results: dict[str, TaskResult]) -> None:
     for name, result in results.items():
         for failure in dict.fromkeys(result.failures):
             print(f"\nFAILED {name}:\n  " + failure.replace("\n", "\n  "))
+
+
+def print_tasks(results: dict[str, TaskResult]) -> None:
+    print_success(results)
+    print_failures(results)
 
 
 # Cost ---------------------------------------------------------------------------------------

@@ -36,7 +36,6 @@ import itertools
 import os
 import re
 import shlex
-import statistics
 import sys
 import tempfile
 import time
@@ -53,6 +52,8 @@ from tests.benchmarks.bench_interaction import (  # noqa: E402
     TaskFailed,
     TaskResult,
     attempt,
+    print_failures,
+    print_success,
 )
 from tests.benchmarks.bench_heldout import Corpus, control, option_list  # noqa: E402
 
@@ -1369,25 +1370,14 @@ def run(daemon: Daemon, site: Corpus, tasks: list[str], rounds: int) -> dict[str
 
 
 def report(results: dict[str, TaskResult], every: list[str]) -> None:
-    print(f"\n{'task':<34} {'success':>8} {'chars read':>11}")
-    passed = runs = 0
-    for name, result in results.items():
-        passed += result.passed
-        runs += result.runs
-        print(f"{name:<34} {result.passed:>3}/{result.runs:<4} "
-              f"{statistics.median(result.read):>11,.0f}")
-    every_time = sum(1 for r in results.values() if r.passed == r.runs)
-    print(f"{'overall':<34} {passed:>3}/{runs:<4} ({passed / max(1, runs):.0%} of runs; "
-          f"{every_time}/{len(results)} tasks every time)")
+    print_success(results, width=34)
     for name in every:
         if name in NEEDS_VISION:
             print(f"{name:<34} needs vision: {NEEDS_VISION[name]}")
     left = [name for name in every if name not in TASKS and name not in NEEDS_VISION]
     if left:
         print(f"not attempted yet ({len(left)}): {', '.join(left)}")
-    for name, result in results.items():
-        for failure in dict.fromkeys(result.failures):
-            print(f"\nFAILED {name}:\n  " + failure.replace("\n", "\n  "))
+    print_failures(results)
 
 
 def main() -> None:
