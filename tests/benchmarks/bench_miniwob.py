@@ -455,8 +455,7 @@ def day_cell(agent: Agent, page: str, day: str) -> str:
     for line in agent.shell(f"cat {page}/tables/*.cells").splitlines():
         cells = line.split("\t")
         refs = re.findall(r"\b[AL]\d{4}\b", cells[5]) if len(cells) > 5 else []
-        shown = re.sub(r'^\[[AL]\d{4} [^"]*"(.*)"\]$', r"\1", cells[4]) if len(cells) > 4 else ""
-        if shown == day and refs:
+        if len(cells) > 4 and cells[4] == day and refs:
             agent.transcript.append(f"# the day {day} is {refs[0]}: {line}")
             return refs[0]
     raise TaskFailed(f"no table cell showing {day!r} with an address in {page}:\n"
