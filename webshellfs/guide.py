@@ -27,7 +27,7 @@ the page by fixed rules. Read pages with ls, cat, grep, sed -n; act through `.ct
       _map.md       start here: title, url, every section file with its tables/actions/links
       content/      the main text, one file per heading section (01-<slug>.md …)
       boilerplate/  what is not the main text, one file per kind: nav, header, footer,
-                    related, comments, promo, share, bio, consent, tags, credits …
+                    related, comments, promo, share, bio, byline, consent, tags, credits …
       tables/       T01.cells (cell row row_label col_label value refs: a cell's links are in
                     refs, not its value) and T01.tsv (the grid)
       links.tsv  images.tsv  actions.tsv  facts.kv  resources.tsv  long-values/

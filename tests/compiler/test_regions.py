@@ -241,3 +241,47 @@ def test_a_figure_labelled_as_an_advertisement_goes_to_ads() -> None:
     out = regions(html)
     assert out["boilerplate/ads.md"][-1] == "Reklama"
     assert "The lighthouse at dawn." in content_lines(out)
+
+
+def test_a_byline_and_a_publication_date_go_to_byline_the_title_stays() -> None:
+    html = ('<article><header><h1>The story</h1><div class="article__byline-wrap">'
+            '<span>By</span> <a href="/staff/jane">Jane Doe</a></div>'
+            '<time class="entry-timestamp" datetime="2026-11-30">Nov. 30, 2026 8:03 am ET</time>'
+            f'<p class="post-meta">Published 30 November 2026</p></header>{STORY}</article>')
+    out = regions(html)
+    assert out["boilerplate/byline.md"] == [
+        "By Jane Doe [L0001]", "Nov. 30, 2026 8:03 am ET", "Published 30 November 2026"]
+    assert content_lines(out) == [p[3:-4] for p in PARAGRAPHS]
+    assert any(path.startswith("content/") and "the-story" in path for path in out)
+
+
+def test_a_listings_dates_and_authors_stay_with_its_items() -> None:
+    cards = "".join(
+        f'<li><h2><a href="/story-{n}">Headline of story number {n} on the front page</a></h2>'
+        f'<span class="date">30 November 2026</span><p>Teaser {n}.</p></li>' for n in range(20))
+    out = regions(f'<main><h1>Front page</h1><ul>{cards}</ul></main>')
+    assert "boilerplate/byline.md" not in out
+    assert sum(line.strip() == "30 November 2026" for line in content_lines(out)) == 20
+
+
+def test_a_galleries_lightbox_inside_the_story_is_a_popup_its_captions_stay() -> None:
+    html = (f'<article><h1>The story</h1>{"".join(PARAGRAPHS[:4])}'
+            '<figure><img src="/p.jpg" alt=""><figcaption>The harbour at dawn.</figcaption>'
+            '</figure><div class="gallery-overlay-outer"><div>The story</div>'
+            '<div>The harbour at dawn.</div><div>Back to Gallery</div></div>'
+            f'{"".join(PARAGRAPHS[4:])}</article>')
+    out = regions(html)
+    assert out["boilerplate/popup.md"] == ["The story", "The harbour at dawn.", "Back to Gallery"]
+    assert content_lines(out).count("The harbour at dawn.") == 1
+
+
+def test_english_box_headings_name_other_stories_and_sponsored_links() -> None:
+    html = (f'<div class="post">{STORY}'
+            "<h3>Don't miss</h3><ul><li><a href=\"/a\">Another story of the site</a></li>"
+            '<li><a href="/b">And one more</a></li></ul>'
+            '<h3>Sponsored links</h3><div><a href="https://shop.test/">Buy the thing</a></div>'
+            '</div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Don't miss", "- Another story of the site [L0001]", "- And one more [L0002]"]
+    assert out["boilerplate/ads.md"] == ["Sponsored links", "Buy the thing [L0003]"]

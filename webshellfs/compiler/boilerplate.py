@@ -40,6 +40,7 @@ from webshellfs.compiler.regions import (
     INSIDE_MAIN_ONLY_WORDS,
     INSIDE_MAIN_TAGS,
     LINKS_INSIDE_MAIN_TAGS,
+    LISTING_KEEPS,
     LISTING_LINK_SHARE,
     TEASER_MIN_LINK_SHARE,
     TEASER_MIN_LINKS,
@@ -447,7 +448,8 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     it in, only for the kinds that sit inside articles (share bars, related links, comments,
     promo boxes, bios, tags, credit lines), and only while it holds a small part of the main text
     (INSIDE_MAIN_MAX_SHARE). A "related" block must be mostly links; on a listing page
-    (is_listing) lists of articles are the content and stay."""
+    (is_listing) lists of articles and their items' dates and authors are the content and stay
+    (LISTING_KEEPS)."""
     tag = element.tag
     if tag not in INSIDE_MAIN_TAGS and tag not in HEADING_BLOCK_TAGS and tag not in CREDIT_TAGS:
         return None
@@ -463,7 +465,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
             weights.is_link_dense(element) or _is_teaser_block(element, weights)
     ) and not _holds_navigation(element):
         region = "nav" if _is_table_of_contents(element) else "related"
-    if region is None or region == "related" and listing:
+    if region is None or region in LISTING_KEEPS and listing:
         return None
     if region == "related" and by_heading and tag not in HEADING_PARAGRAPH_TAGS and (
             link_share(element, weights) < RELATED_MIN_LINK_SHARE):

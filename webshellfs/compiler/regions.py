@@ -1,10 +1,10 @@
 """The kinds of boilerplate a page holds besides its chrome, and the evidence that names them.
 
 Tables only; boilerplate.py applies them. Each kind is a file in boilerplate/ (`related.md`,
-`comments.md`, `promo.md`, `share.md`, `bio.md`, `consent.md`, `tags.md`, `credits.md`, `ads.md`,
-beside `nav.md`, `header.md`, `footer.md`, `aside.md`), so the file name says why a block left
-content/: its class/id words, the heading it opens with, or the heading it sits under, named
-that kind.
+`comments.md`, `promo.md`, `share.md`, `bio.md`, `byline.md`, `consent.md`, `tags.md`,
+`credits.md`, `ads.md`, beside `nav.md`, `header.md`, `footer.md`, `aside.md`), so the file
+name says why a block left content/: its class/id words, the heading it opens with, or the
+heading it sits under, named that kind.
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ REGION_TOKENS = {
     "about-author": "bio", "about-the-author": "bio", "author-info": "bio",
     "author-description": "bio", "author-details": "bio", "author-card": "bio", "bio": "bio",
     "biography": "bio", "autorbox": "bio", "autoren-box": "bio",
+    # who wrote the article and when: a byline, a dateline, a publication date
+    "byline": "byline", "bylines": "byline", "by-line": "byline", "dateline": "byline",
+    "timestamp": "byline", "pubdate": "byline", "published": "byline", "date": "byline",
+    "author": "byline", "authors": "byline", "entry-meta": "byline", "post-meta": "byline",
+    "article-meta": "byline", "posted-on": "byline", "publish-info": "byline",
     "tags": "tags", "tagcloud": "tags", "tag-cloud": "tags", "tag-list": "tags",
     "taglist": "tags", "tags-list": "tags", "post-tags": "tags", "entry-tags": "tags",
     "keywords": "tags", "schlagworte": "tags",
@@ -59,7 +64,9 @@ REGION_STEMS = (
     ("tagcloud", "tags"), ("mostread", "related"), ("paywall", "promo"),
     ("news-letter", "promo"), ("actionbar", "share"), ("action-bar", "share"),
     ("affiliate", "ads"), ("third-party", "consent"), ("caption--source", "credits"),
-    ("caption-source", "credits"), ("bildquelle", "credits"),
+    ("caption-source", "credits"), ("bildquelle", "credits"), ("byline", "byline"),
+    ("dateline", "byline"), ("timestamp", "byline"), ("article-meta", "byline"),
+    ("post-meta", "byline"), ("entry-meta", "byline"),
 )
 
 # Inside the main text a block moves out only as one of these kinds, and only while it holds
@@ -67,22 +74,29 @@ REGION_STEMS = (
 # "related-work"). A comment thread can be long; a bio or a promo box is short.
 INSIDE_MAIN_MAX_SHARE = {
     "share": 0.1, "consent": 0.1, "ads": 0.1, "related": 0.25, "nav": 0.1, "promo": 0.15,
-    "comments": 0.8, "bio": 0.15, "tags": 0.1, "credits": 0.05, "aside": 0.3,
+    "comments": 0.8, "bio": 0.15, "tags": 0.1, "credits": 0.05, "aside": 0.3, "byline": 0.05,
+    "popup": 0.1,
 }
-# Inside the main text "nav" and "aside" are only named by these words (a table of contents,
-# page links, a sidebar the main text container happens to hold; `widget` and `menu` name
-# page-builder blocks and lists of steps there); a copyright line there is an image's.
+# On a listing page (a home page, search results) these kinds are part of its items (teasers
+# of articles, each with its date and author): they stay in content/.
+LISTING_KEEPS = frozenset({"related", "byline"})
+# Inside the main text "nav", "aside" and "popup" are only named by these words (a table of
+# contents, page links, a sidebar the main text container happens to hold, a gallery's
+# lightbox repeating its captions; `widget` and `menu` name page-builder blocks and lists of
+# steps there, `dialog` a story's dialogue); a copyright line there is an image's.
 INSIDE_MAIN_ONLY_WORDS = {
     "nav": frozenset({"toc", "breadcrumb", "breadcrumbs", "pagination"}),
     "aside": frozenset({"sidebar"}),
+    "popup": frozenset({"overlay", "lightbox", "modal"}),
 }
 INSIDE_MAIN_EXTRA_TOKENS = {"copyright": "credits"}
 INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure", "footer",
-                              "p", "span", "dl", "figcaption"})
-# A paragraph or a span inside the main text moves by its name only as one of these kinds
-# (a credit line, a bio paragraph), never as a "related" or "comments" word in a sentence.
-INSIDE_MAIN_INLINE_TAGS = frozenset({"span", "p"})
-INLINE_KINDS = frozenset({"credits", "share", "bio", "promo"})
+                              "p", "span", "dl", "figcaption", "time"})
+# A paragraph, a span or a time inside the main text moves by its name only as one of these
+# kinds (a credit line, a bio paragraph, a date), never as a "related" or "comments" word in a
+# sentence.
+INSIDE_MAIN_INLINE_TAGS = frozenset({"span", "p", "time"})
+INLINE_KINDS = frozenset({"credits", "share", "bio", "promo", "byline"})
 # A credit line (a short text opening with one of these) is not the article's text: it goes to
 # credits.md. An image's caption stays in content/ (it describes the article's picture).
 CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via", "photo:",
@@ -129,7 +143,8 @@ HEADING_REGIONS = {
         "latest posts", "letzte beiträge", "recent comments", "neueste kommentare",
         "letzte kommentare", "lue myös", "lue lisää", "lue aiheesta lisää",
         "katso myös", "läs mer", "läs också", "redaktionstipp", "redaktionstipps", "lesetipp",
-        "lesetipps", "unsere lesetipps",
+        "lesetipps", "unsere lesetipps", "top stories", "latest news", "latest stories",
+        "don t miss",
     ),
     "comments": (
         "comments", "comment", "leave a reply", "leave a comment", "responses", "reader comments",
@@ -160,7 +175,7 @@ HEADING_REGIONS = {
     ),
     "ads": (
         "anzeige", "werbung", "advertisement", "sponsored", "gesponsert", "reklama",
-        "publicidad", "publicité", "pubblicità",
+        "publicidad", "publicité", "pubblicità", "sponsored links",
     ),
 }
 # A short heading opening with one of these words ("Weitere Tourentipps in Schweden", "Mehr
