@@ -428,3 +428,28 @@ def test_a_scroll_that_loads_nothing_leaves_the_page_unchanged(
     assert grep(mount, page, "items shown"), "the feed never finished loading"
     lines = ctl(mount, f"scroll {page} down")
     assert any(line.startswith(f"→ unchanged: {page}") for line in lines), lines
+
+
+def test_what_a_stylesheet_draws_and_a_list_of_alternating_rows(
+    mount: Mount, live: LiveSite
+) -> None:
+    """Words a stylesheet draws (::before/::after) are read and clicked where they are; a
+    label the page hides still names its field, as the browser's accessible name does; a
+    list's one listener reaches rows whose classes alternate; a row is named by its own
+    words, not by the × button that hovering shows, so its id holds across the hover."""
+    page = opened(mount, live, "/scripted/drawn.html")
+    marked = act(mount, f"execute {page} {address(mount, page, 'Mark all as complete')}")
+    assert grep(mount, marked, "All marked.")
+    assert re.search(r'\[A\d{4} [^\]]*checkbox "★"\]', grep(mount, page, "★")), grep(
+        mount, page, "★")
+    cleared = act(mount, f"execute {page} {address(mount, page, 'Clear completed')}")
+    assert grep(mount, cleared, "Cleared.")
+    assert not grep(mount, page, "Clear finished")
+    edited = act(mount, f"dblclick {page} {listening(mount, page, 'pen', 'dblclick')}")
+    assert grep(mount, edited, "Editing pen")
+    row = listening(mount, page, "pen", "dblclick")
+    hovered = act(mount, f"hover {page} {row}")
+    assert f'[{row} clickable "pen"]' in grep(mount, hovered, '"pen"'), grep(mount, hovered, "pen")
+    destroy = re.search(r'pen \[(A\d{4}) button "×"\]', grep(mount, hovered, "pen"))
+    assert destroy, grep(mount, hovered, "pen")
+    assert grep(mount, act(mount, f"execute {hovered} {destroy.group(1)}"), "Deleted pen")

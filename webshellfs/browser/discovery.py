@@ -59,7 +59,8 @@ GESTURE_EVENTS: dict[str, tuple[str, ...]] = {
 }
 # An element listening to this many kinds of events is a framework's root, not a control.
 FRAMEWORK_ROOT_TYPES = 10
-# Items of a delegating container: at least this many children of one tag and class.
+# Items of a delegating container: at least this many children of one tag and class, or
+# all its children when they share a tag (rows whose classes alternate: odd, even).
 MIN_ITEMS = 2
 # How far below a delegating container its items may sit (ul > li, table > tbody > tr).
 ITEM_DEPTH = 3
@@ -179,7 +180,12 @@ OPERABLE = """
   const repeated = (container) => {
     let level = container;
     for (let depth = 0; depth < ITEM_DEPTH && level; depth++) {
-      const kids = Array.from(level.children);
+      // Shown children only: a hidden "loading" box beside the items is not one of them.
+      const kids = Array.from(level.children).filter((kid) => !kid.checkVisibility
+        || kid.checkVisibility());
+      if (kids.length >= MIN_ITEMS && kids.every((kid) => kid.localName === kids[0].localName)) {
+        return kids;
+      }
       const bySign = new Map();
       for (const kid of kids) {
         const sign = signature(kid);

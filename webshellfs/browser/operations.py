@@ -177,14 +177,30 @@ async def _hit_target(element: Locator) -> Locator:
 # centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
 # no box for a moment, and the click would land on what is under it).
 HOVER_SETTLE_MS = 500
-# The element's centre in the viewport; null when it has no box or lies out of view (the
-# click scrolls it in).
-_CENTRE = """
+# Where the pointer goes: [x, y, drawn]. Most elements: their centre in the viewport, or
+# null when it has no box or lies out of view (the click scrolls it in). An element hidden by
+# visibility whose ::before/::after words are shown (the capture took them as its text):
+# drawn, at the first point along its middle line where a click lands on it (null if none).
+_POINTER = """
 (found) => {
-  const box = found.length ? found[0].getBoundingClientRect() : null;
+  const el = found[0];
+  let box = el ? el.getBoundingClientRect() : null;
   if (!box || !box.width || !box.height) return null;
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y] : null;
+  if (getComputedStyle(el).visibility !== 'hidden') {
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y, false] : null;
+  }
+  el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  box = el.getBoundingClientRect();
+  const y = box.top + box.height / 2;
+  const root = el.getRootNode();
+  const finder = root.elementFromPoint ? root : document;
+  for (const share of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9]) {
+    const x = box.left + box.width * share;
+    const top = finder.elementFromPoint(x, y);
+    if (top && (top === el || el.contains(top))) return [x, y, true];
+  }
+  return null;
 }
 """
 _HIT_AFTER_HOVER = """
@@ -209,10 +225,15 @@ _HIT_AFTER_HOVER = """
 async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
     """A click as a person's: the pointer arrives, what it hovers settles, then the press. A
     hidden input's label stand-in is only looked for when checking (a click action is a
-    button, a link or a found element, never a box behind a label)."""
-    centre = await element.evaluate_all(_CENTRE)  # evaluate_all: no waiting, one round trip
-    if centre is not None:
-        await element.page.mouse.move(*centre)
+    button, a link or a found element, never a box behind a label). An element that only
+    its generated words draw is pressed where those words are, as a person does: the
+    locator's click would wait for it to become visible."""
+    pointer = await element.evaluate_all(_POINTER)  # evaluate_all: no waiting, one round trip
+    if pointer is not None and pointer[2]:
+        await element.page.mouse.click(pointer[0], pointer[1])
+        return
+    if pointer is not None:
+        await element.page.mouse.move(pointer[0], pointer[1])
         await element.evaluate_all(_HIT_AFTER_HOVER, HOVER_SETTLE_MS)
     await element.click(timeout=timeout)
 

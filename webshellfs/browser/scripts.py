@@ -7,7 +7,12 @@ Kept as Python strings so the package needs no data files.
 from __future__ import annotations
 
 from webshellfs.browser.discovery import OPERABLE
-from webshellfs.compiler.builder import FOCUS_ATTRIBUTE, LOCATOR_ATTRIBUTE, OPERABLE_ATTRIBUTE
+from webshellfs.compiler.builder import (
+    DRAWN_ATTRIBUTE,
+    FOCUS_ATTRIBUTE,
+    LOCATOR_ATTRIBUTE,
+    OPERABLE_ATTRIBUTE,
+)
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
@@ -263,6 +268,9 @@ DOM_SETTLE = """
 #  - what a person can operate beyond declared controls (listeners, pointer cursor, tabindex,
 #    draggable: discovery.OPERABLE) is written into data-wsfs-op;
 #  - the element with keyboard focus gets data-wsfs-focus;
+#  - words a stylesheet draws (::before/::after content) on a control or label that has no
+#    text of its own, or on an element hidden by visibility whose generated words are shown
+#    (a "Clear completed" drawn by ::after), become its text (a field's: data-wsfs-drawn);
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
 SNAPSHOT = r"""
@@ -270,6 +278,7 @@ SNAPSHOT = r"""
   const ID = '__LOCATOR__';
   const UNSEEN = '__UNSEEN__';
   const OP = '__OPERABLE_ATTRIBUTE__';
+  const DRAWN = '__DRAWN_ATTRIBUTE__';
   const operable = __OPERABLE__;
   const marks = new Map();  // element → words its container gave it (discovery.OPERABLE)
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
@@ -322,13 +331,40 @@ SNAPSHOT = r"""
     return cut && rect.width * rect.height <= 1 && el.textContent.trim() !== '';
   };
 
+  // Words of a quoted `content`, without private-use characters (an icon font's glyphs).
+  const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+  const PRIVATE_USE = /[\uE000-\uF8FF]/g;
+  const generated = (el, view, which) => {
+    const style = view.getComputedStyle(el, which);
+    if (style.display === 'none' || style.visibility !== 'visible') return '';
+    const words = Array.from(style.content.matchAll(QUOTED), (m) => m[1].replace(/\\(.)/g, '$1'));
+    return words.join('').replace(PRIVATE_USE, '').trim();
+  };
+  const DRAWN_ON = 'label, ' + ACTIONABLE;
+  // [before, after]: the words drawn around an element whose own text is empty (or, for an
+  // element hidden by visibility, not shown); null when there are none.
+  const drawnWords = (el, ops) => {
+    const view = el.ownerDocument.defaultView;
+    if (!view || UNCHECKED.has(el.localName) || (!ops && !el.matches(DRAWN_ON))) return null;
+    const words = [generated(el, view, '::before'), generated(el, view, '::after')];
+    return words[0] || words[1] ? words : null;
+  };
+  // Hidden by visibility, drawn all the same by its generated content (which takes the clicks).
+  const drawnWhileHidden = (el) => {
+    const view = el.ownerDocument.defaultView;
+    if (!view || UNCHECKED.has(el.localName)) return null;
+    const style = view.getComputedStyle(el);
+    if (style.visibility !== 'hidden' || style.display === 'none') return null;
+    return drawnWords(el, 'drawn');
+  };
+
   const INLINE_HIDING = /(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*;?/gi;
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
   const ONLY_HIDDEN = new Set(['hidden']);
   // shown: no `hidden` to write (the element is rendered, or an ancestor says it for it);
   // rendered: the element itself is drawn.
-  const openTag = (el, inFrame, shown, marked = false, ops = '', rendered = shown) => {
+  const openTag = (el, inFrame, shown, marked = false, ops = '', rendered = shown, drawn = '') => {
     const name = el.localName;
     const parts = ['<', name];
     const replaced = REPLACED[name] || ONLY_HIDDEN;
@@ -344,6 +380,7 @@ SNAPSHOT = r"""
     if (!shown) parts.push(' hidden=""');
     if (marked && !el.hasAttribute(UNSEEN)) parts.push(' ', UNSEEN, '=""');
     if (ops) parts.push(' ', OP, '="', ops, '"');
+    if (drawn) parts.push(' ', DRAWN, '="', attr(drawn), '"');
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {
@@ -384,7 +421,8 @@ SNAPSHOT = r"""
     const el = n;
     const name = el.localName;
     if (SKIP.has(name)) return;
-    const shown = parentShown && rendered(el);
+    const hiddenButDrawn = parentShown && !rendered(el) ? drawnWhileHidden(el) : null;
+    const shown = parentShown && (hiddenButDrawn !== null || rendered(el));
     const [ops, pointer, style] = gestures(el, shown, parentPointer);
     mark(el, ops);
     if (name === 'iframe' || name === 'frame') { frame(el, inFrame, shown, parentSeen); return; }
@@ -405,9 +443,18 @@ SNAPSHOT = r"""
     const seen = parentSeen && !marked;
     // Only the outermost element that is not rendered says `hidden`: what is inside it is
     // hidden with it, and shows with it when an action reveals it (compiler/reveal.py).
-    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown));
+    const drawn = hiddenButDrawn || (shown && !el.textContent.trim() ? drawnWords(el, ops) : null);
+    const onField = drawn && VOID.has(name) ? drawn.join(' ').trim() : '';
+    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, onField));
     if (VOID.has(name)) return;
-    if (RAW.has(name)) {
+    if (drawn) out.push(text(drawn[0]), drawn[0] ? ' ' : '');
+    if (hiddenButDrawn) {
+      // Its own words are not shown: only its elements are written (each hidden, unless
+      // one is shown again), not its text.
+      for (const child of el.childNodes) {
+        if (child.nodeType === Node.ELEMENT_NODE) node(child, inFrame, shown, seen, pointer);
+      }
+    } else if (RAW.has(name)) {
       out.push(el.textContent.replace(/<\/(script|style)/gi, '<\\/$1'));
     } else if (name === 'textarea') {
       out.push(text(el.value));
@@ -416,6 +463,7 @@ SNAPSHOT = r"""
     } else {
       children(el, inFrame, shown, seen, pointer);
     }
+    if (drawn && drawn[1]) out.push(' ', text(drawn[1]));
     out.push('</', name, '>');
   };
 
@@ -443,6 +491,6 @@ SNAPSHOT = r"""
     mutedDialogs: guard.muted, blockedPopups: guard.blocked, openedPopups: guard.opened,
     clickedDownloads: guard.downloads };
 }
-""".replace("__FOCUS__", FOCUS_ATTRIBUTE).replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace(
-    "__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
+""".replace("__FOCUS__", FOCUS_ATTRIBUTE).replace("__DRAWN_ATTRIBUTE__", DRAWN_ATTRIBUTE).replace(
+    "__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
     "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip())

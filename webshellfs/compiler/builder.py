@@ -38,6 +38,9 @@ LOCATOR_ATTRIBUTE = "data-wsfs-id"
 OPERABLE_ATTRIBUTE = "data-wsfs-op"
 # Attribute a live capture puts on the element that has keyboard focus.
 FOCUS_ATTRIBUTE = "data-wsfs-focus"
+# Attribute a live capture puts on a field whose stylesheet draws words on it (::before or
+# ::after content: a "❯" toggle); other elements get such words as text.
+DRAWN_ATTRIBUTE = "data-wsfs-drawn"
 
 _R = TypeVar("_R", Image, Action, Table)
 # How many left-out frames _map.md's note names by their link ids.

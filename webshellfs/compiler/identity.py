@@ -53,9 +53,7 @@ class ActionIds:
         """The id for a control found now (called in document order)."""
         identity = (kind, control, label)
         known = self._by_locator.get(locator)
-        if known is None or (known.kind, known.control, known.label) != identity or (
-            known.id in self._claimed
-        ):
+        if known is None or not _same_control(known, identity) or known.id in self._claimed:
             candidates = self._by_identity.get(identity, deque())
             while candidates and candidates[0].id in self._claimed:
                 candidates.popleft()
@@ -66,3 +64,18 @@ class ActionIds:
         action_id = format_object_id("A", self.next_number)
         self.next_number += 1
         return action_id
+
+
+# A nameless control is labelled by a hint of its class words or id (labels.class_hint): not
+# a name, and the class words change with its state (`star` → `star active`).
+HINT_PREFIXES = ("(class: ", "(id: ")
+
+
+def _same_control(known: KnownAction, identity: tuple[str, str, str]) -> bool:
+    """Whether the element that had `known` is still that control: the same kind and label,
+    or the same kind and both labels only hints of its classes (a state class came or went)."""
+    kind, control, label = identity
+    if (known.kind, known.control) != (kind, control):
+        return False
+    return known.label == label or (label.startswith(HINT_PREFIXES)
+                                    and known.label.startswith(HINT_PREFIXES))

@@ -20,7 +20,7 @@ from webshellfs.compiler.actions.rules import (
     input_type,
     role_of,
 )
-from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
+from webshellfs.compiler.builder import DRAWN_ATTRIBUTE, OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import first_descendant, is_hidden, plain_text, squash
 from webshellfs.contract.layout import quoted
 
@@ -56,7 +56,7 @@ def label_of(element: HtmlElement, page: PageIndex) -> str:
     if not text:
         text = squash(element.get("placeholder", "") or element.get("title", ""))
     if not text and element.tag in NATIVE_CONTROLS:
-        text = neighbour_text(element)
+        text = neighbour_text(element) or squash(element.get(DRAWN_ATTRIBUTE, ""))
     return clip(text)
 
 
@@ -155,8 +155,10 @@ def text_without(label: HtmlElement, control: HtmlElement) -> str:
 
 
 def text_leaving_out(root: HtmlElement, left_out: Callable[[HtmlElement], bool]) -> str:
-    """root's visible text without the elements left_out says, nor any control's options.
-    Iterative, like dom.plain_text, so no nesting depth reaches the recursion limit."""
+    """root's visible text without the elements left_out says, nor any control's options;
+    root itself may be hidden (a `<label for>` the page hides still names its control, as in
+    the browser's accessible name). Iterative, like dom.plain_text, so no nesting depth
+    reaches the recursion limit."""
     parts: list[str] = []
     stack: list[HtmlElement | str] = [root]
     while stack:
@@ -168,7 +170,7 @@ def text_leaving_out(root: HtmlElement, left_out: Callable[[HtmlElement], bool])
             stack.append(node.tail)
         if not isinstance(node.tag, str) or node.tag in LABEL_SKIP or left_out(node):
             continue
-        if is_hidden(node):
+        if node is not root and is_hidden(node):
             continue
         parts.append(node.text or "")
         stack.extend(reversed(node))

@@ -117,11 +117,14 @@ def register_widget(
     *,
     container: bool = False,
     block: bool = False,
+    name: str = "",
 ) -> Emitted:
     """Register a non-native control; `block`: its mention stands on a line of its own (a
-    clickable row or card) even with no content to walk inside."""
+    clickable row or card) even with no content to walk inside; `name`: its label when the
+    caller knows it better (a row's words outside the controls it holds)."""
     role = role_of(element)
-    label = editor_label(element, page) if rule is EDITOR_RULE else label_of(element, page)
+    label = name or (
+        editor_label(element, page) if rule is EDITOR_RULE else label_of(element, page))
     # Nameless (an arrow, an icon): it is part of the item it sits in, named and in the
     # state (expanded, collapsed) that item is.
     owner = None if label else owner_item(element)
