@@ -442,6 +442,11 @@ def test_what_a_stylesheet_draws_and_a_list_of_alternating_rows(
     assert grep(mount, marked, "All marked.")
     assert re.search(r'\[A\d{4} [^\]]*checkbox "★"\]', grep(mount, page, "★")), grep(
         mount, page, "★")
+    # An image drawn as content is no words; the row's box is named by the words beside it.
+    assert re.search(r'checkbox "pen"\] pen', grep(mount, page, "pen")), grep(mount, page, "pen")
+    # The tick a checked box's label draws does not rename the box.
+    assert re.search(r'checkbox "Remember me" checked\]', grep(mount, page, "Remember me")), grep(
+        mount, page, "Remember me")
     cleared = act(mount, f"execute {page} {address(mount, page, 'Clear completed')}")
     assert grep(mount, cleared, "Cleared.")
     assert not grep(mount, page, "Clear finished")

@@ -270,7 +270,9 @@ DOM_SETTLE = """
 #  - the element with keyboard focus gets data-wsfs-focus;
 #  - words a stylesheet draws (::before/::after content) on a control or label that has no
 #    text of its own, or on an element hidden by visibility whose generated words are shown
-#    (a "Clear completed" drawn by ::after), become its text (a field's: data-wsfs-drawn);
+#    (a "Clear completed" drawn by ::after), become its text; a glyph drawn alone (❯, ×, ✓)
+#    and anything drawn on a field goes in data-wsfs-drawn, a name only where nothing else
+#    names the control (a ✓ a checked box's label draws must not rename it);
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
 SNAPSHOT = r"""
@@ -331,13 +333,17 @@ SNAPSHOT = r"""
     return cut && rect.width * rect.height <= 1 && el.textContent.trim() !== '';
   };
 
-  // Words of a quoted `content`, without private-use characters (an icon font's glyphs).
+  // Words of a quoted `content`, without private-use characters (an icon font's glyphs) and
+  // what functions say (an image's url("…"), a counter).
   const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
+  const FUNCTION = /[\w-]+\((?:[^()"]|"(?:[^"\\]|\\.)*")*\)/g;
   const PRIVATE_USE = /[\uE000-\uF8FF]/g;
+  const WORDS = /[\p{L}\p{N}]/u;
   const generated = (el, view, which) => {
     const style = view.getComputedStyle(el, which);
     if (style.display === 'none' || style.visibility !== 'visible') return '';
-    const words = Array.from(style.content.matchAll(QUOTED), (m) => m[1].replace(/\\(.)/g, '$1'));
+    const strings = style.content.replace(FUNCTION, ' ').matchAll(QUOTED);
+    const words = Array.from(strings, (m) => m[1].replace(/\\(.)/g, '$1'));
     return words.join('').replace(PRIVATE_USE, '').trim();
   };
   const DRAWN_ON = 'label, ' + ACTIONABLE;
@@ -444,10 +450,11 @@ SNAPSHOT = r"""
     // Only the outermost element that is not rendered says `hidden`: what is inside it is
     // hidden with it, and shows with it when an action reveals it (compiler/reveal.py).
     const drawn = hiddenButDrawn || (shown && !el.textContent.trim() ? drawnWords(el, ops) : null);
-    const onField = drawn && VOID.has(name) ? drawn.join(' ').trim() : '';
-    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, onField));
+    const glyph = drawn && (VOID.has(name) || !WORDS.test(drawn.join(''))) ? drawn.join(' ').trim() : '';
+    const written = glyph ? null : drawn;
+    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, glyph));
     if (VOID.has(name)) return;
-    if (drawn) out.push(text(drawn[0]), drawn[0] ? ' ' : '');
+    if (written) out.push(text(written[0]), written[0] ? ' ' : '');
     if (hiddenButDrawn) {
       // Its own words are not shown: only its elements are written (each hidden, unless
       // one is shown again), not its text.
@@ -463,7 +470,7 @@ SNAPSHOT = r"""
     } else {
       children(el, inFrame, shown, seen, pointer);
     }
-    if (drawn && drawn[1]) out.push(' ', text(drawn[1]));
+    if (written && written[1]) out.push(' ', text(written[1]));
     out.push('</', name, '>');
   };
 

@@ -56,8 +56,20 @@ def label_of(element: HtmlElement, page: PageIndex) -> str:
     if not text:
         text = squash(element.get("placeholder", "") or element.get("title", ""))
     if not text and element.tag in NATIVE_CONTROLS:
-        text = neighbour_text(element) or squash(element.get(DRAWN_ATTRIBUTE, ""))
+        text = drawn_glyph(element) or neighbour_text(element) or _label_glyph(element, page)
     return clip(text)
+
+
+def drawn_glyph(element: HtmlElement) -> str:
+    """What the stylesheet draws on the element itself (❯ on a toggle, × on a button)."""
+    return squash(element.get(DRAWN_ATTRIBUTE, ""))
+
+
+def _label_glyph(control: HtmlElement, page: PageIndex) -> str:
+    """A glyph drawn on the control's label: only when nothing else names it (a label that
+    draws ✓ once its box is checked must not rename the box)."""
+    label = page.label_for(control.get("id"))
+    return drawn_glyph(label) if label is not None else ""
 
 
 # Checkboxes and radios are read with the text after them ("[x] checkbox 1"); other fields
@@ -205,7 +217,7 @@ def own_text(element: HtmlElement) -> str:
         text = plain_text(element)
     if text:
         return text
-    return icon_name(element)
+    return icon_name(element) or drawn_glyph(element)
 
 
 def icon_name(element: HtmlElement) -> str:
