@@ -64,7 +64,9 @@ class Execute:
     up | down | top | bottom, or "" to bring the element into view; dialog: how to answer a
     dialog the action raises (accept | dismiss; "" accepts, as without the option); answer:
     the text typed into a prompt (accepts it); submit: False for `fill` (set a form's fields
-    and leave it unsubmitted)."""
+    and leave it unsubmitted); text: the words a pointer gesture or highlight acts on, where the
+    page shows them (object_id is then ""); by: a drag's distance, pixels right and down,
+    instead of a target."""
 
     page: PageId
     object_id: str
@@ -77,6 +79,8 @@ class Execute:
     dialog: str = ""
     answer: str | None = None
     submit: bool = True
+    text: str = ""
+    by: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -267,15 +271,27 @@ def _parse_fill(args: list[str]) -> Execute:
     return Execute(page, object_id, _assignments(rest), submit=False, **options)
 
 
-def _element_gesture(gesture: str) -> Callable[[list[str]], Command]:
-    """`dblclick N0001 A0003`: a gesture on one element, nothing more."""
+def _pointer_gesture(gesture: str) -> Callable[[list[str]], Command]:
+    """`dblclick N0001 A0003` or `dblclick N0001 "buy milk"`: a pointer gesture on an element,
+    or on the words the page shows (unquoted words are joined, as the shell split them)."""
 
     def parse_gesture(args: list[str]) -> Command:
         args, options = _dialog_options(args)
-        page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
-        if rest:
-            raise _Usage(f"takes a page and one id, not {' '.join(rest)!r}")
-        return Execute(page, object_id, gesture=gesture, **options)
+        args = _split_address(args)
+        if len(args) < 2:
+            raise _Usage(f'needs a page and an id or the words to act on, e.g. {gesture} N0001 '
+                         '"buy milk"')
+        page, rest = _page(args[0]), args[1:]
+        if not is_object_id(rest[0]):
+            words = " ".join(" ".join(rest).split())
+            if not words:
+                raise _Usage("the words to act on are empty")
+            return Execute(page, "", gesture=gesture, text=words, **options)
+        if rest[0][0] not in ACTIONS:
+            raise _Usage(f"{rest[0]!r} is not {ACTION_WHAT}")
+        if len(rest) > 1:
+            raise _Usage(f"takes a page and one id, not {' '.join(rest[1:])!r}")
+        return Execute(page, rest[0], gesture=gesture, **options)
 
     return parse_gesture
 
@@ -301,11 +317,32 @@ def _parse_press(args: list[str]) -> Execute:
     return Execute(page, object_id, gesture="press", keys=tuple(_key(k) for k in rest), **options)
 
 
+_DISTANCE = re.compile(r"(-?\d{1,5}),(-?\d{1,5})")
+
+
+def _distance(args: list[str]) -> tuple[list[str], tuple[int, int] | None]:
+    """Take `--by DX,DY` (pixels right, down; negative for left, up) out of args."""
+    if "--by" not in args:
+        return args, None
+    at = args.index("--by")
+    found = _DISTANCE.fullmatch(args[at + 1]) if at + 1 < len(args) else None
+    if found is None:
+        raise _Usage("--by takes pixels right,down as two whole numbers, e.g. --by 120,0 "
+                     "or --by -40,25")
+    return args[:at] + args[at + 2 :], (int(found.group(1)), int(found.group(2)))
+
+
 def _parse_drag(args: list[str]) -> Execute:
+    args, by = _distance(args)
     args, options = _dialog_options(args)
     page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
+    if by is not None:
+        if rest:
+            raise _Usage(f"drags onto an element or --by a distance, not both: {' '.join(rest)!r}")
+        return Execute(page, object_id, gesture="drag", by=by, **options)
     if len(rest) != 1 or not is_object_id(rest[0]) or rest[0][0] not in ACTIONS:
-        raise _Usage("needs the id of the element to drop onto, e.g. drag N0001 A0003 A0007")
+        raise _Usage("needs the id of the element to drop onto, e.g. drag N0001 A0003 A0007, "
+                     "or a distance, e.g. drag N0001 A0003 --by 120,0")
     return Execute(page, object_id, gesture="drag", target=rest[0], **options)
 
 
@@ -394,17 +431,34 @@ COMMANDS: dict[str, Spec] = {
         _parse_fill, "fill <page> <id> <input…>",
         "set a form's fields (name=value …) without submitting it, as a person fills them",
     ),
-    "dblclick": Spec(_element_gesture("dblclick"), "dblclick <page> <id>", "double-click an element"),
-    "rightclick": Spec(
-        _element_gesture("rightclick"), "rightclick <page> <id>",
-        "right-click an element (opens the page's context menu)",
+    "click": Spec(
+        _pointer_gesture("click"), 'click <page> <id>|"words"',
+        "click an element, or the words the page shows where they are drawn",
     ),
-    "hover": Spec(_element_gesture("hover"), "hover <page> <id>", "move the mouse over an element"),
+    "dblclick": Spec(
+        _pointer_gesture("dblclick"), 'dblclick <page> <id>|"words"',
+        "double-click an element or words",
+    ),
+    "rightclick": Spec(
+        _pointer_gesture("rightclick"), 'rightclick <page> <id>|"words"',
+        "right-click an element or words (opens the page's context menu)",
+    ),
+    "hover": Spec(
+        _pointer_gesture("hover"), 'hover <page> <id>|"words"',
+        "move the mouse over an element or words",
+    ),
+    "highlight": Spec(
+        _pointer_gesture("highlight"), 'highlight <page> <id>|"words"',
+        "select an element's text, or the words, by a mouse drag from first to last letter",
+    ),
     "press": Spec(
         _parse_press, "press <page> [<id>] <key…>",
         "press keys on an element or the page: Enter, Escape, Tab, ArrowDown, Control+a …",
     ),
-    "drag": Spec(_parse_drag, "drag <page> <id> <onto-id>", "drag an element onto another"),
+    "drag": Spec(
+        _parse_drag, "drag <page> <id> <onto-id> | --by DX,DY",
+        "drag an element onto another, or by pixels right,down (a resizable box by its corner)",
+    ),
     "scroll": Spec(
         _parse_scroll, "scroll <page> [<id>] [up|down|top|bottom]",
         "scroll the page or an element; with an id alone, bring it into view",

@@ -71,7 +71,13 @@ Actions are whatever a person can operate on the live page, not only buttons and
 cards, menu items and icons the page's scripts made clickable show as `[A0031 clickable
 "Dolores"]` where their text is (a table row's id is in its cells' refs). Their context in
 actions.tsv says what else they answer to (`on: dblclick rightclick press hover drag drop`);
-act so with `dblclick`, `rightclick`, `hover`, `press`, `drag` (see Commands). On a live tab a
+act so with `dblclick`, `rightclick`, `hover`, `press`, `drag` (see Commands). Words a page
+listens for without showing a control (its listener on the whole document) are acted on by
+the words: `dblclick N0001 "buy milk"` (also click, rightclick, hover) acts where they are
+drawn, on the one shown element that holds them (its whole text first); when none or several
+do, the answer lists them, nothing done. `highlight N0001 "the quick brown fox"` (or an id)
+selects text by dragging over it, as a page reading the selection expects; `drag N0001 A0002
+--by 120,0` moves an element by pixels (a resizable box by its corner). On a live tab a
 link L… is clicked, as a person would. Type and press at once: `execute N0001 A0002
 value="buy milk" --press Enter`; a field given no value is clicked into (a read-only date
 field opens its picker). A control left disabled or under another element is answered with
@@ -103,6 +109,7 @@ ids.
     echo 'execute N0001 A0002 size=m' > .ctl; cat .ctl       # → N0002 new state of N0001 …
     cat N0002/_state.md; grep -rn 'Price' N0002/content/
     echo 'rightclick N0002 A0007' > .ctl; cat .ctl           # the page's own context menu
+    echo 'dblclick N0002 "buy milk"' > .ctl; cat .ctl        # the words, where they are drawn
 
 ## Sessions
 

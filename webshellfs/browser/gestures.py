@@ -1,21 +1,29 @@
 """Gestures: what a person does with a mouse and keyboard besides the action's own operation.
 
 Each takes the tab's page, the element's locator (None for a gesture on the whole page), the
-Gesture record and a timeout in milliseconds. They act through Playwright's input events —
+Gesture record and a timeout in milliseconds. A pointer gesture (click, dblclick, rightclick,
+hover, highlight) given words acts where those words are shown, inside the element or anywhere
+on the tab: pages that listen at the document (a framework's one root listener) give the
+element itself nothing a capture can see. They act through Playwright's input events —
 real mouse moves, clicks and key presses — so the page's own handlers decide what happens, as
 they would for a person. A gesture that makes no sense as asked (a drag onto nothing, back with
-no history) raises UsageError or NotFoundError before or instead of acting.
+no history) raises UsageError or NotFoundError, and words no one element shows best
+WordsNotShown, before or instead of acting.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from webshellfs.browser.records import Gesture
-from webshellfs.errors import NotFoundError, UsageError
+from webshellfs.browser import operations
+from webshellfs.browser.records import Gesture, WordsNotShown, WordsShownBy
+from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE
+from webshellfs.errors import ActionBlocked, NotFoundError, UsageError
 
 GestureRun = Callable[[Page, "Locator | None", Gesture, float], Awaitable[None]]
 
@@ -41,16 +49,196 @@ def _element(element: Locator | None, gesture: Gesture) -> Locator:
     return element
 
 
+# Words on the tab: the innermost shown element whose own text holds them (inside `scope`, or
+# anywhere in the document and its open shadow roots), and the boxes of the words themselves
+# (a Range's client rects: the words of a wide row are not at its centre). Spacing and case
+# do not count; an element whose whole text is the words beats one holding them among others,
+# and one matching their case beats one that does not. Answers {boxes, editable} for the one
+# best element (scrolled into view), else {none} or {several}, with up to CANDIDATES_SHOWN
+# elements as [text, locator of it or of the nearest marked element around it].
+_WORDS = """
+(scope, [words, shown]) => {
+  const ID = '__LOCATOR__';
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
+  const squash = (s) => s.replace(/\\s+/g, ' ').trim();
+  const wanted = squash(words).toLowerCase();
+  const exactCase = squash(words);
+  const visible = (el) => !el.checkVisibility
+    || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  const kids = (el) => [...(el.shadowRoot ? el.shadowRoot.children : []), ...el.children];
+  const textOf = (el) => el.textContent + (el.shadowRoot ? el.shadowRoot.textContent : '');
+  const holds = (el) => !SKIP.has(el.localName) && visible(el)
+    && squash(textOf(el)).toLowerCase().includes(wanted);
+  // The element's shown text, lower-cased with spaces squashed, and where each of its
+  // characters came from (text node, offset), so a match becomes a Range.
+  const reading = (el) => {
+    const chars = [], from = [];
+    const walk = (node) => {
+      for (const child of [...(node.shadowRoot ? node.shadowRoot.childNodes : []),
+                           ...node.childNodes]) {
+        if (child.nodeType === Node.TEXT_NODE) {
+          const data = child.data;
+          for (let i = 0; i < data.length; i++) {
+            if (/\\s/.test(data[i])) {
+              if (chars.length && chars[chars.length - 1] !== ' ') { chars.push(' '); from.push([child, i]); }
+            } else {
+              for (const c of data[i].toLowerCase()) { chars.push(c); from.push([child, i]); }
+            }
+          }
+        } else if (child.nodeType === Node.ELEMENT_NODE && !SKIP.has(child.localName)
+                   && visible(child)) {
+          walk(child);
+        }
+      }
+    };
+    walk(el);
+    while (chars.length && chars[chars.length - 1] === ' ') { chars.pop(); from.pop(); }
+    return [chars.join(''), from];
+  };
+  const boxesOf = (range) => Array.from(range.getClientRects())
+    .filter((r) => r.width > 0 && r.height > 0)
+    .map((r) => [r.left, r.top, r.right, r.bottom]);
+  const innermost = [];
+  const visit = (el) => {
+    const inner = kids(el).filter(holds);
+    if (inner.length) inner.forEach(visit); else innermost.push(el);
+  };
+  const root = scope || document.body || document.documentElement;
+  if (holds(root)) visit(root);
+  const found = [];
+  for (const el of innermost) {
+    const [text, from] = reading(el);
+    const at = text.indexOf(wanted);
+    if (at < 0 || !wanted) continue;
+    const range = document.createRange();
+    range.setStart(from[at][0], from[at][1]);
+    const [endNode, endAt] = from[at + wanted.length - 1];
+    range.setEnd(endNode, endAt + 1);
+    if (!boxesOf(range).length) continue;
+    const whole = text === wanted;
+    const cased = squash(range.toString()) === exactCase;
+    found.push({ el, range, rank: (whole ? 2 : 0) + (cased ? 1 : 0), text });
+  }
+  const addressOf = (el) => {
+    for (let at = el; at; at = at.parentElement || (at.getRootNode && at.getRootNode().host)) {
+      if (at.hasAttribute && at.hasAttribute(ID)) return at.getAttribute(ID);
+    }
+    return '';
+  };
+  const listed = (items) => items.slice(0, shown).map((f) => [squash(textOf(f.el)).slice(0, 120), addressOf(f.el)]);
+  if (!found.length) return { none: true };
+  const best = Math.max(...found.map((f) => f.rank));
+  const top = found.filter((f) => f.rank === best);
+  if (top.length > 1) return { several: listed(top), count: top.length };
+  const { el, range } = top[0];
+  const first = boxesOf(range)[0];
+  if (first[1] < 0 || first[3] > innerHeight || first[0] < 0 || first[2] > innerWidth) {
+    (range.startContainer.parentElement || el).scrollIntoView({ block: 'center', inline: 'center' });
+  }
+  const style = getComputedStyle(el);
+  return { boxes: boxesOf(range), selectable: style.userSelect !== 'none' };
+}
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+# An ambiguous text target lists this many of the elements holding its words.
+CANDIDATES_SHOWN = 5
+
+
+async def _words(page: Page, element: Locator | None, words: str) -> dict[str, Any]:
+    """Where the words are shown (see _WORDS); WordsNotShown when no one element shows them
+    best. Nothing is done to the page but a scroll bringing the words into view."""
+    if element is None:
+        found = await page.evaluate(f"(given) => ({_WORDS.strip()})(null, given)",
+                                    [words, CANDIDATES_SHOWN])
+    else:
+        found = await element.evaluate(_WORDS, [words, CANDIDATES_SHOWN])
+    if found.get("none"):
+        where = "inside the element" if element is not None else "on the tab"
+        raise WordsNotShown(f"no shown element {where} holds the words {words!r}")
+    if found.get("several"):
+        candidates = tuple(WordsShownBy(text, locator) for text, locator in found["several"])
+        raise WordsNotShown(
+            f"{found['count']} shown elements hold the words {words!r} equally well; give words "
+            "that only one of them shows (its whole text is best), or its action id",
+            candidates,
+        )
+    return found
+
+
+def _centre(box: list[float]) -> tuple[float, float]:
+    left, top, right, bottom = box
+    return (left + right) / 2, (top + bottom) / 2
+
+
+async def _point_at_words(page: Page, element: Locator | None, gesture: Gesture) -> tuple[float, float]:
+    """The pointer moved onto the first box of the gesture's words; that point."""
+    found = await _words(page, element, gesture.text)
+    x, y = _centre(found["boxes"][0])
+    await page.mouse.move(x, y)
+    return x, y
+
+
+async def click(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
+    """A click on the words (see _WORDS), else on the element as `execute` clicks it."""
+    if gesture.text:
+        await _point_at_words(page, element, gesture)
+        await page.mouse.down()
+        await page.mouse.up()
+        return
+    await operations.click(_element(element, gesture), operations.Inputs(), timeout)
+
+
 async def double_click(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
+    if gesture.text:
+        x, y = await _point_at_words(page, element, gesture)
+        await page.mouse.dblclick(x, y)
+        return
     await _element(element, gesture).dblclick(timeout=timeout)
 
 
 async def right_click(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
+    if gesture.text:
+        x, y = await _point_at_words(page, element, gesture)
+        await page.mouse.click(x, y, button="right")
+        return
     await _element(element, gesture).click(button="right", timeout=timeout)
 
 
 async def hover(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
+    if gesture.text:
+        await _point_at_words(page, element, gesture)
+        return
     await _element(element, gesture).hover(timeout=timeout)
+
+
+# What the page holds selected, spacing squashed.
+_SELECTED = "() => (getSelection() ? String(getSelection()) : '').replace(/\\s+/g, ' ').trim()"
+_TEXT_OF = "(el) => (el.textContent || '').replace(/\\s+/g, ' ').trim()"
+
+
+async def highlight(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
+    """Select the words (or the element's whole text) as a person does: press just inside
+    their first character, move to just inside their last, release — so the page's
+    mousedown, selectionchange and mouseup handlers run. A triple click would select the whole
+    block instead. ActionBlocked when the page did not keep the words selected."""
+    words = gesture.text
+    if not words:
+        words = await _element(element, gesture).evaluate(_TEXT_OF)
+        if not words:
+            raise UsageError("the element shows no text to highlight")
+    found = await _words(page, element, words)
+    if not found["selectable"]:
+        raise UsageError("the page does not let these words be selected (user-select: none)")
+    first, last = found["boxes"][0], found["boxes"][-1]
+    start = (first[0] + 1, (first[1] + first[3]) / 2)
+    end = (last[2] - 1, (last[1] + last[3]) / 2)
+    await page.mouse.move(*start)
+    await page.mouse.down()
+    await page.mouse.move(*end, steps=DRAG_STEPS)
+    await page.mouse.up()
+    selected = await page.evaluate(_SELECTED)
+    if "".join(selected.split()).lower() != "".join(words.split()).lower():
+        raise ActionBlocked(f"the page did not keep the words selected: it holds {selected[:200]!r} "
+                            "(the mouse went over them and was released)")
 
 
 async def focus(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
@@ -66,31 +254,85 @@ async def press(page: Page, element: Locator | None, gesture: Gesture, timeout: 
             await element.press(key, timeout=timeout)
 
 
-# Mouse moves on the way from the pressed element to the drop: enough for pages that follow
-# the pointer (a sortable list, a calendar drawing the new event under it).
+# A drag moves as a person's hand does: a first nudge past the few pixels a page waits for
+# before it starts a drag (jQuery UI's `distance`), then steps of at most DRAG_STEP_PX with a
+# frame's pause after each (jQuery UI's sortable measures its items again in a timer after
+# each move of the placeholder; moves faster than that are tested against stale places).
 DRAG_STEPS = 8
+DRAG_STEP_PX = 10
+MAX_DRAG_STEPS = 40
+DRAG_NUDGE_PX = 5
+FRAME_S = 0.016
+# The drop lands this share of the target's size past its centre, in the direction of
+# travel: a sortable list moves an item past another only once the pointer crosses that
+# one's half line, and the centre itself is on the line.
+PAST_CENTRE = 0.25
+# Where a drag by a distance takes hold (see _GRIP): the element's resize corner when a
+# person resizes it there, else its centre.
+_GRIP = """
+(el) => {
+  const host = el.closest('.ui-resizable');
+  const handle = host && host.querySelector(':scope > .ui-resizable-se');
+  const box = (handle || el).getBoundingClientRect();
+  if (handle && box.width && box.height) {
+    return [box.left + box.width / 2, box.top + box.height / 2];
+  }
+  const resize = getComputedStyle(el).resize;
+  if (resize && resize !== 'none') return [box.right - 4, box.bottom - 4];
+  return [box.left + box.width / 2, box.top + box.height / 2];
+}
+"""
+
+
+def _sign(value: float) -> int:
+    return (value > 1) - (value < -1)
+
+
+async def _move_by_hand(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """Press at start, move to end as a hand does (see DRAG_STEP_PX), release there."""
+    (x0, y0), (x1, y1) = start, end
+    await page.mouse.move(x0, y0)
+    await page.mouse.down()
+    nudge = (x0 + _sign(x1 - x0) * DRAG_NUDGE_PX, y0 + _sign(y1 - y0) * DRAG_NUDGE_PX)
+    await page.mouse.move(*nudge)
+    await asyncio.sleep(FRAME_S)
+    distance = ((x1 - nudge[0]) ** 2 + (y1 - nudge[1]) ** 2) ** 0.5
+    steps = min(MAX_DRAG_STEPS, max(DRAG_STEPS, round(distance / DRAG_STEP_PX)))
+    for step in range(1, steps + 1):
+        share = step / steps
+        await page.mouse.move(nudge[0] + (x1 - nudge[0]) * share,
+                              nudge[1] + (y1 - nudge[1]) * share)
+        await asyncio.sleep(FRAME_S)
+    await page.mouse.up()
 
 
 async def drag(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
-    """Press the mouse on the element, move onto the target, release: HTML drag and drop
-    and pointer-driven sortable lists both see what they see from a person. Only the press
+    """Press the mouse on the element and move it by hand onto the target (past its half
+    line), or by the gesture's distance; release. HTML drag and drop, pointer-driven sortable
+    lists, sliders and resize corners all see what they see from a person. Only the press
     waits for its element to take the pointer; at the drop, what lies under the pointer may
     be the page's own drag preview, drawn there by the drag itself."""
+    pressed = _element(element, gesture)
+    if gesture.by is not None:
+        await pressed.scroll_into_view_if_needed(timeout=timeout)
+        x, y = await pressed.evaluate(_GRIP)
+        await _move_by_hand(page, (x, y), (x + gesture.by[0], y + gesture.by[1]))
+        return
     if not gesture.target:
-        raise UsageError("drag needs an element to drop onto")
+        raise UsageError("drag needs an element to drop onto, or --by a distance")
     target = page.locator(gesture.target)
     if await target.count() == 0:
         raise NotFoundError("the element to drop onto is no longer on the page")
-    await _element(element, gesture).hover(timeout=timeout)
-    await page.mouse.down()
     await target.first.scroll_into_view_if_needed(timeout=timeout)
-    box = await target.first.bounding_box(timeout=timeout)
-    if box is None:
-        await page.mouse.up()
+    await pressed.hover(timeout=timeout)
+    start, box = await pressed.bounding_box(timeout=timeout), await target.first.bounding_box(timeout=timeout)
+    if start is None or box is None:
         raise NotFoundError("the element to drop onto has no place on the page")
-    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
-                          steps=DRAG_STEPS)
-    await page.mouse.up()
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    end = (x1 + _sign(x1 - x0) * box["width"] * PAST_CENTRE,
+           y1 + _sign(y1 - y0) * box["height"] * PAST_CENTRE)
+    await _move_by_hand(page, (x0, y0), end)
 
 
 async def scroll(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
@@ -142,9 +384,11 @@ async def forward(page: Page, element: Locator | None, gesture: Gesture, timeout
 
 
 GESTURES: dict[str, GestureRun] = {
+    "click": click,
     "dblclick": double_click,
     "rightclick": right_click,
     "hover": hover,
+    "highlight": highlight,
     "focus": focus,
     "press": press,
     "drag": drag,

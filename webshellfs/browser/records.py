@@ -5,6 +5,7 @@ from __future__ import annotations
 import mimetypes
 from dataclasses import dataclass
 
+from webshellfs.errors import WebshellError
 from webshellfs.fetch import Capture
 
 
@@ -51,10 +52,15 @@ class Gesture:
 
     Attributes:
         name: "" for the operation itself (click, fill, select …), else one of
-            gestures.GESTURES: dblclick, rightclick, hover, focus, press, drag, scroll, upload,
-            back, forward.
+            gestures.GESTURES: click, dblclick, rightclick, hover, highlight, focus, press,
+            drag, scroll, upload, back, forward.
         keys: pressed in order: the press gesture's keys, or keys pressed after the operation.
         target: drag: the locator of the element to drop onto.
+        text: a pointer gesture's or highlight's words: it acts on the innermost shown element
+            of the tab whose own text holds them, at the words' own box. "" acts on the
+            element itself (a highlight selects its whole text).
+        by: drag: the distance (right, down) in CSS pixels to move the element by, instead of
+            a target to drop onto.
         files: upload: absolute paths of the files to put into the field.
         scroll: up | down | top | bottom, or "" to bring the element into view.
         dialog: "accept" or "dismiss" for a dialog the gesture raises ("": accept).
@@ -68,6 +74,26 @@ class Gesture:
     scroll: str = ""
     dialog: str = ""
     answer: str | None = None
+    text: str = ""
+    by: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class WordsShownBy:
+    """An element of the tab showing a text target's words: its shown text (cut short) and
+    the locator of it or of the nearest operable element around it ("" if none)."""
+
+    text: str
+    locator: str
+
+
+class WordsNotShown(WebshellError):
+    """A text target that no shown element holds, or that several hold equally well: nothing
+    was done. `candidates` are the elements that came closest (at most a few)."""
+
+    def __init__(self, message: str, candidates: tuple[WordsShownBy, ...] = ()) -> None:
+        super().__init__(message)
+        self.candidates = candidates
 
 
 @dataclass(frozen=True)

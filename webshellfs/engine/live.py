@@ -31,6 +31,7 @@ from webshellfs.browser import (
     TabCapture,
     TabGone,
 )
+from webshellfs.browser.records import WordsNotShown
 from webshellfs.compiler import KnownAction, PriorActions
 from webshellfs.contract.layout import (
     RESOURCE_COLUMNS,
@@ -285,16 +286,25 @@ class LiveTabs:
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
         action, values = _action_of(command, meta, page)
         title = action_title(command.object_id, action) if command.object_id else page
+        if command.text:
+            title = f'{title} "{command.text}"' if command.object_id else f'"{command.text}"'
         inputs = _inputs_shown(values)
         lines = [_did(command, title, inputs, meta, page)]
         files = self._upload_files(command)
-        tab, base, base_meta, result = await self._act(record, meta, command, action, values,
-                                                       files, lines)
+        try:
+            tab, base, base_meta, result = await self._act(record, meta, command, action,
+                                                           values, files, lines)
+        except WordsNotShown as error:
+            raise Answer(Outcome.FAILED, await self._words_answer(error, record, meta)) from None
         via = command.object_id or command.gesture
         placed = await self.place(base, base_meta, result, via, _state_action(command, title),
                                   inputs)
         await self.show(placed.record.page_id, tab, placed.locators)
         lines += self._outcome(base, placed)
+        if command.gesture == "highlight":
+            # The gesture checked that the page holds exactly these words selected.
+            lines.append(f'selected: "{command.text}"' if command.text
+                         else f"selected: the whole text of {command.object_id}")
         lines += await self._aftermath(result, placed, via)
         return "\n".join(lines) + "\n"
 
@@ -374,6 +384,23 @@ class LiveTabs:
                      "acted on the same control where it is now")
         with _did_not_act(base.page_id):
             return tab, base, base_meta, await run({**action, "locator": locator})
+
+    async def _words_answer(
+        self, error: WordsNotShown, record: PageRecord, meta: Mapping[str, Any]
+    ) -> str:
+        """`did not act: …` with each candidate's address: the action it is (or is inside),
+        else the first line of content/ that shows its words."""
+        page = record.page_id
+        ids = {str(a.get("locator")): action_id
+               for action_id, a in (meta.get("actions") or {}).items() if a.get("locator")}
+        ids.update((locator, object_id) for object_id, locator
+                   in self._live_locators.get(page, {}).items())
+        lines = [f"did not act: {error}; the page is still {page}"]
+        for candidate in error.candidates:
+            where = ids.get(candidate.locator) or await trio.to_thread.run_sync(
+                _line_showing, self.store, page, meta, candidate.text)
+            lines.append(f"  {where or '(not in the compiled files)'}: {candidate.text!r}")
+        return "\n".join(lines)
 
     async def _run_action(
         self, tab: str, command: ctl.Execute, values: dict[str, str], gesture: Gesture,
@@ -615,6 +642,28 @@ def _long_value(store: Store, page: str, value: str) -> str:
     return (store.read_file(page, moved.group(1)) or b"").decode("utf-8", "replace").rstrip("\n")
 
 
+# How many characters of a candidate's words look for its line in content/.
+LINE_PREFIX_CHARS = 60
+
+
+def _line_showing(store: Store, page: str, meta: Mapping[str, Any], text: str) -> str:
+    """`N0003/content/01-list.md:4`: the line of the page's content/ showing text (spacing and
+    case squashed), as grep -rn prints it — one that is only that text (a list item's marker
+    aside) first, else the first holding its start; "" if none does."""
+    wanted = " ".join(text.split()).lower()
+    start = wanted[:LINE_PREFIX_CHARS]
+    holding = ""
+    for path in sorted(p for p in meta.get("files") or {} if p.startswith("content/")):
+        body = (store.read_file(page, path) or b"").decode("utf-8", "replace")
+        for number, line in enumerate(body.splitlines(), 1):
+            shown = " ".join(line.split()).lower()
+            if wanted and re.sub(r"^([-*+]|\d+\.) ", "", shown) == wanted:
+                return f"{page}/{path}:{number}"
+            if start and start in shown and not holding:
+                holding = f"{page}/{path}:{number}"
+    return holding
+
+
 def _locators_of(page: Any) -> dict[str, str]:
     """Object id → locator of a compiled page's actions and links (a live capture's marks)."""
     found = {link.id: link.locator for link in page.links if link.locator}
@@ -638,9 +687,11 @@ HISTORY_GESTURES = frozenset({"back", "forward"})
 # How a response says what was done, by gesture ("" the action's own operation).
 DONE_AS = {
     "": "executed",
+    "click": "clicked",
     "dblclick": "double-clicked",
     "rightclick": "right-clicked",
     "hover": "hovered over",
+    "highlight": "highlighted",
     "focus": "focused",
     "press": "pressed",
     "drag": "dragged",
@@ -732,7 +783,7 @@ def _gesture(
 ) -> Gesture:
     target = _object_locator(command.target, meta, "the page", live) if command.target else ""
     return Gesture(command.gesture, command.keys, target, files, command.scroll,
-                   command.dialog, command.answer)
+                   command.dialog, command.answer, command.text, command.by)
 
 
 def _did(
@@ -742,6 +793,8 @@ def _did(
     done = DONE_AS[command.gesture] if command.submit else "filled"
     if command.gesture == "press":
         what = f"{' '.join(command.keys)} on {title}" if command.object_id else " ".join(command.keys)
+    elif command.gesture == "drag" and command.by is not None:
+        what = f"{title} by {command.by[0]},{command.by[1]} px"
     elif command.gesture == "drag":
         onto = (meta.get("actions") or {}).get(command.target)
         what = f"{title} onto " + (action_title(command.target, onto) if onto else command.target)

@@ -1,0 +1,176 @@
+"""Gestures a person makes that an action id alone cannot name, through a real mount: acting
+on the words a page shows (its listener on the document, so the words have no address),
+selecting text by a mouse drag, dragging by a distance (a resize corner, a slider with no
+keys), and a jQuery UI sortable list. The pages are fixtures/site/live/scripted/errands.html,
+highlight.html, resize.html and sortable.html."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.live_site import LiveSite
+from tests.fs.conftest import Mount, browser_mount, sh
+from tests.fs.test_interaction import act, address, ctl, grep, landed, opened, refused
+from webshellfs import ctl as grammar
+from webshellfs.ctl import Execute
+from webshellfs.errors import CommandSyntaxError
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveSite]:
+    server = LiveSite()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
+    with browser_mount(tmp_path_factory.mktemp("gestures")) as m:
+        yield m
+
+
+# The grammar ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ('dblclick N0003 "buy milk"', Execute("N0003", "", gesture="dblclick", text="buy milk")),
+        ("click N0003 buy milk", Execute("N0003", "", gesture="click", text="buy milk")),
+        ('hover N0003 "milk  and  honey"', Execute("N0003", "", gesture="hover", text="milk and honey")),
+        ("rightclick N0003 A0004", Execute("N0003", "A0004", gesture="rightclick")),
+        ('highlight N0003 "the quick"', Execute("N0003", "", gesture="highlight", text="the quick")),
+        ("drag N0003 A0002 --by 120,0", Execute("N0003", "A0002", gesture="drag", by=(120, 0))),
+        ("drag N0003 A0002 --by -40,25", Execute("N0003", "A0002", gesture="drag", by=(-40, 25))),
+    ],
+)
+def test_words_and_distances_parse(line: str, command: Execute) -> None:
+    assert grammar.parse(line) == command
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("click N0003", "needs a page and an id or the words to act on"),
+        ('click N0003 " "', "the words to act on are empty"),
+        ("dblclick N0003 A0002 milk", "takes a page and one id, not 'milk'"),
+        ("drag N0003 A0002 --by 120", "--by takes pixels right,down"),
+        ("drag N0003 A0002 --by right,down", "--by takes pixels right,down"),
+        ("drag N0003 A0002 A0004 --by 1,2", "not both"),
+        ("highlight N0003 T01", "is not an action or link id"),
+    ],
+)
+def test_malformed_words_and_distances_are_refused(line: str, message: str) -> None:
+    with pytest.raises(CommandSyntaxError, match=re.escape(message)):
+        grammar.parse(line)
+
+
+def test_help_lists_the_new_gestures() -> None:
+    shown = grammar.help_text()
+    for usage in ('click <page> <id>|"words"', 'highlight <page> <id>|"words"', "--by DX,DY"):
+        assert usage in shown
+
+
+# Through the mount ---------------------------------------------------------------------------
+
+def test_words_a_document_listener_serves(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/errands.html")
+    # The rows carry nothing a capture sees: no action names them.
+    assert "buy milk" not in sh(f"cat {mount.path}/{page}/actions.tsv").stdout
+    # The whole text "buy milk" beats "buy milk chocolate", and the hidden copy is not shown.
+    lines = ctl(mount, f'dblclick {page} "buy milk"')
+    assert f'double-clicked "buy milk" on {page}' in lines
+    edited = landed(lines)
+    assert grep(mount, edited, "Editing: buy milk")
+    menu = act(mount, f'rightclick {edited} "walk the dog"')
+    assert grep(mount, menu, "Menu for: walk the dog")
+    pointed = act(mount, f'hover {menu} "buy milk chocolate"')
+    assert grep(mount, pointed, "Pointing at: buy milk chocolate")
+    # A word inside a wide paragraph is clicked where it is drawn, not at the paragraph's centre.
+    clicked = act(mount, f'click {pointed} "quick"')
+    assert grep(mount, clicked, "Clicked word: quick")
+    assert "_state.md" in sh(f"ls {mount.path}/{clicked}").stdout
+    assert 'click "quick"' in sh(f"cat {mount.path}/{clicked}/_state.md").stdout
+
+
+def test_words_that_name_no_one_element_are_refused(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/errands.html")
+    several = refused(mount, f'dblclick {page} "milk"')
+    assert "2 shown elements hold the words 'milk' equally well" in several
+    # Each candidate with the line of content/ that shows it.
+    assert re.search(rf"{page}/content/\S+\.md:\d+: 'buy milk'", several), several
+    assert re.search(rf"{page}/content/\S+\.md:\d+: 'buy milk chocolate'", several), several
+    nowhere = refused(mount, f'click {page} "purple elephant"')
+    assert "no shown element on the tab holds the words 'purple elephant'" in nowhere
+    assert f"the page is still {page}" in nowhere
+    # Nothing was done, and the tab still acts.
+    edited = act(mount, f'dblclick {page} "walk the dog"')
+    assert grep(mount, edited, "Editing: walk the dog")
+
+
+def test_text_selected_by_a_drag_as_a_page_reads_it(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/highlight.html")
+    words = "Second paragraph: the quick brown fox."
+    lines = ctl(mount, f'highlight {page} "{words}"')
+    assert f'selected: "{words}"' in lines
+    chosen = landed(lines)
+    assert grep(mount, chosen, f"Selected: {words}")
+    # The selection is still there when a button is clicked, as MiniWoB++'s check reads it.
+    submitted = act(mount, f"execute {chosen} {address(mount, chosen, 'Submit')}")
+    assert grep(mount, submitted, f"Submitted: {words}")
+    # Part of a paragraph, and an element's whole text by its id.
+    part = act(mount, f'highlight {submitted} "dolor sit"')
+    assert grep(mount, part, "Selected: dolor sit")
+    note = address(mount, part, "Note: press here to begin.")
+    whole = ctl(mount, f"highlight {part} {note}")
+    assert f"selected: the whole text of {note}" in whole
+    assert grep(mount, landed(whole), "Selected: Note: press here to begin.")
+
+
+def test_highlight_on_an_element_with_no_text_is_refused(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/highlight.html")
+    clear = address(mount, page, "Clear")
+    assert "shows no text to highlight" in refused(mount, f"highlight {page} {clear}")
+    chosen = act(mount, f'highlight {page} "lorem ipsum"')
+    assert grep(mount, chosen, "Selected: lorem ipsum")
+
+
+def test_drag_by_a_distance_resizes_by_the_corner_and_moves_a_slider(
+    mount: Mount, live: LiveSite
+) -> None:
+    page = opened(mount, live, "/scripted/resize.html")
+    notes = address(mount, page, "Notes")
+    lines = ctl(mount, f"drag {page} {notes} --by 120,30")
+    assert any(line.startswith(f"dragged {notes}") and "by 120,30 px" in line for line in lines)
+    page = landed(lines)
+    assert grep(mount, page, "Size: 320 x 90")
+    knob = re.search(r"\[(A\d{4}) [^\]]*\(id: knob\)", sh(f"cat {mount.path}/{page}/content/*").stdout)
+    assert knob, sh(f"cat {mount.path}/{page}/content/*").stdout
+    slid = act(mount, f"drag {page} {knob.group(1)} --by 140,0")
+    assert grep(mount, slid, "Level: 50")
+    assert "--by takes pixels right,down" in refused(mount, f"drag {slid} {knob.group(1)} --by 140")
+    back = act(mount, f"drag {slid} {knob.group(1)} --by -70,0")
+    assert grep(mount, back, "Level: 25")
+
+
+def _queue(mount: Mount, page: str) -> dict[str, str]:
+    """The queue's names and their ids, from the lines of content/ that show them."""
+    shown = sh(f"cat {mount.path}/{page}/content/*").stdout
+    return {name: ident for ident, name in re.findall(r'\[(A\d{4}) clickable "(\w+)"\]', shown)}
+
+
+def test_a_jquery_ui_sortable_list_takes_drags_both_ways(mount: Mount, live: LiveSite) -> None:
+    page = opened(mount, live, "/scripted/sortable.html")
+    names = _queue(mount, page)
+    assert set(names) >= {"Ada", "Brook", "Cyril", "Dana", "Emil"}, names
+    # Down by one: the drop crosses the next item's half line.
+    page = act(mount, f"drag {page} {names['Brook']} {names['Cyril']}")
+    assert grep(mount, page, "Order: Ada, Cyril, Brook, Dana, Emil")
+    names = _queue(mount, page)
+    page = act(mount, f"drag {page} {names['Ada']} {names['Emil']}")
+    assert grep(mount, page, "Order: Cyril, Brook, Dana, Emil, Ada")
+    names = _queue(mount, page)
+    page = act(mount, f"drag {page} {names['Dana']} {names['Cyril']}")
+    assert grep(mount, page, "Order: Dana, Cyril, Brook, Emil, Ada")
