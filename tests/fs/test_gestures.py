@@ -146,6 +146,10 @@ def test_drag_by_a_distance_resizes_by_the_corner_and_moves_a_slider(
     assert any(line.startswith(f"dragged {notes}") and "by 120,30 px" in line for line in lines)
     page = landed(lines)
     assert grep(mount, page, "Size: 320 x 90")
+    # jQuery UI's resizable: the corner handle it draws in a wrapper round the box.
+    memo = address(mount, page, "Memo")
+    page = act(mount, f"drag {page} {memo} --by 40,-20")
+    assert grep(mount, page, "Memo size: 190 x 30")
     knob = re.search(r"\[(A\d{4}) [^\]]*\(id: knob\)", sh(f"cat {mount.path}/{page}/content/*").stdout)
     assert knob, sh(f"cat {mount.path}/{page}/content/*").stdout
     slid = act(mount, f"drag {page} {knob.group(1)} --by 140,0")

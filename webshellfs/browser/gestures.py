@@ -271,8 +271,9 @@ PAST_CENTRE = 0.25
 # person resizes it there, else its centre.
 _GRIP = """
 (el) => {
-  const host = el.closest('.ui-resizable');
-  const handle = host && host.querySelector(':scope > .ui-resizable-se');
+  const wrapper = el.parentElement && el.parentElement.classList.contains('ui-wrapper')
+    ? el.parentElement : el;  // a box jQuery UI cannot hold handles in (a textarea) is wrapped
+  const handle = wrapper.querySelector(':scope > .ui-resizable-se');
   const box = (handle || el).getBoundingClientRect();
   if (handle && box.width && box.height) {
     return [box.left + box.width / 2, box.top + box.height / 2];
