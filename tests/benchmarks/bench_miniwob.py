@@ -1214,6 +1214,49 @@ def daily_calendar(agent: Agent) -> None:
     judge(agent, press(agent, page, "Create"))
 
 
+def _text_lines_after(agent: Agent, page: str, text: str) -> list[str]:
+    """The lines of plain text (no reference, heading or reward panel) after the line of
+    content/ holding `text`: the paragraphs under an instruction."""
+    shown = agent.shell(f"grep -rh -A40 -F -- {shlex.quote(text)} {page}/content/").splitlines()
+    return [line.strip() for line in shown[1:]
+            if line.strip() and not re.match(r"\s*(\[|#|-\s*\[)", line)
+            and not re.search(r"Last reward|Last 10 average|Time left|Episodes done", line)]
+
+
+def _highlight(task: str, instruction: str) -> Callable[[Agent], None]:
+    """Select the paragraph asked (its words, as a line of content/ shows them) by a drag
+    over it, then Submit: the page compares the selection with the paragraph."""
+
+    def run(agent: Agent) -> None:
+        page, asked = begin(agent, task, instruction)
+        paragraphs = _text_lines_after(agent, page, asked.group(0))
+        place = int(asked.group(1)) - 1 if asked.groups() else 0
+        if len(paragraphs) <= place:
+            raise TaskFailed(f"no paragraph {place + 1} in {page}: {paragraphs}")
+        page = agent.act(f"highlight {page} {shlex.quote(paragraphs[place])}")
+        judge(agent, press(agent, page, "Submit"))
+
+    return run
+
+
+# How far resize-textarea's corner is dragged, in pixels (the box starts 50 to 100 wide).
+RESIZE_PX = 30
+
+
+def resize_textarea(agent: Agent) -> None:
+    """Drag the text area's corner out or in along the dimension asked, then Submit."""
+    page, asked = begin(agent, "resize-textarea", r"Resize the textarea so that the (width|height) "
+                        r"is (larger|smaller) than its initial size")
+    dimension, direction = asked.groups()
+    step = RESIZE_PX if direction == "larger" else -RESIZE_PX
+    by = f"{step},0" if dimension == "width" else f"0,{step}"
+    area = _kind_ids(agent, page, "textarea")
+    if not area:
+        raise TaskFailed(f"no text area in {page}:\n" + agent.shell(f"cat {page}/actions.tsv"))
+    page = agent.act(f"drag {page} {area[0]} --by {by}")
+    judge(agent, press(agent, page, "Submit"))
+
+
 TASKS: dict[str, Callable[[Agent], None]] = {
     "click-button": click_button,
     "click-button-sequence": click_button_sequence,
@@ -1315,6 +1358,11 @@ TASKS: dict[str, Callable[[Agent], None]] = {
     "email-inbox-forward": _email_inbox("email-inbox-forward"),
     "email-inbox-star-reply": _email_inbox("email-inbox-star-reply"),
     "unicode-test": _click_test("unicode-test", r'Click on the "(.+)" button\.'),
+    "highlight-text": _highlight("highlight-text", r"Highlight the text in the paragraph below "
+                                 r"and click submit\."),
+    "highlight-text-2": _highlight("highlight-text-2", rf"Highlight the text in the {ORDINAL} "
+                                   r"paragraph and click submit\."),
+    "resize-textarea": resize_textarea,
 }
 
 # Tasks whose answer is in the picture, not in any text or control a reader can find.
