@@ -285,3 +285,24 @@ def test_english_box_headings_name_other_stories_and_sponsored_links() -> None:
     assert out["boilerplate/related.md"] == [
         "Don't miss", "- Another story of the site [L0001]", "- And one more [L0002]"]
     assert out["boilerplate/ads.md"] == ["Sponsored links", "Buy the thing [L0003]"]
+
+
+def test_reading_time_category_links_and_an_affiliate_disclosure_have_their_files() -> None:
+    html = (f'<article><h1>The story</h1><p class="estimated-read-time">Reading time: 2 minutes'
+            '</p><span class="cat-links"><a href="/category/travel">Travel</a></span>'
+            '<div class="vl_disclosure">We may earn a commission if you buy through links.</div>'
+            f'{STORY}</article>')
+    out = regions(html)
+    assert out["boilerplate/byline.md"] == ["Reading time: 2 minutes"]
+    assert out["boilerplate/tags.md"] == ["Travel [L0001]"]
+    assert out["boilerplate/ads.md"] == ["We may earn a commission if you buy through links."]
+    assert content_lines(out) == [p[3:-4] for p in PARAGRAPHS]
+
+
+def test_a_navbar_inside_a_main_container_that_wraps_the_page_goes_to_nav() -> None:
+    html = ('<div id="page"><div class="navbar navbar-default"><ul>'
+            '<li><a href="/a">Services</a></li><li><a href="/b">News</a></li></ul></div>'
+            f'{STORY}</div>')
+    out = regions(html)
+    assert out["boilerplate/nav.md"] == ["- Services [L0001]", "- News [L0002]"]
+    assert len(content_lines(out)) == 8

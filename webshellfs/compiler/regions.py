@@ -43,13 +43,17 @@ REGION_TOKENS = {
     "timestamp": "byline", "pubdate": "byline", "published": "byline", "date": "byline",
     "author": "byline", "authors": "byline", "entry-meta": "byline", "post-meta": "byline",
     "article-meta": "byline", "posted-on": "byline", "publish-info": "byline",
+    "reading-time": "byline", "read-time": "byline", "estimated-read-time": "byline",
     "tags": "tags", "tagcloud": "tags", "tag-cloud": "tags", "tag-list": "tags",
     "taglist": "tags", "tags-list": "tags", "post-tags": "tags", "entry-tags": "tags",
-    "keywords": "tags", "schlagworte": "tags",
+    "keywords": "tags", "schlagworte": "tags", "cat-links": "tags", "category-link": "tags",
+    "category-links": "tags", "meta-category": "tags", "entry-category": "tags",
+    "post-category": "tags", "post-categories": "tags", "entry-categories": "tags",
+    "article-category": "tags",
     "credit": "credits", "credits": "credits", "photo-credit": "credits",
     "image-credit": "credits", "img-metadata": "credits",
     "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
-    "adv": "ads", "anzeige": "ads", "werbung": "ads",
+    "adv": "ads", "anzeige": "ads", "werbung": "ads", "disclosure": "ads",
     "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
 }
 
@@ -66,7 +70,8 @@ REGION_STEMS = (
     ("affiliate", "ads"), ("third-party", "consent"), ("caption--source", "credits"),
     ("caption-source", "credits"), ("bildquelle", "credits"), ("byline", "byline"),
     ("dateline", "byline"), ("timestamp", "byline"), ("article-meta", "byline"),
-    ("post-meta", "byline"), ("entry-meta", "byline"),
+    ("post-meta", "byline"), ("entry-meta", "byline"), ("reading-time", "byline"),
+    ("read-time", "byline"),
 )
 
 # Inside the main text a block moves out only as one of these kinds, and only while it holds
@@ -85,7 +90,8 @@ LISTING_KEEPS = frozenset({"related", "byline"})
 # lightbox repeating its captions; `widget` and `menu` name page-builder blocks and lists of
 # steps there, `dialog` a story's dialogue); a copyright line there is an image's.
 INSIDE_MAIN_ONLY_WORDS = {
-    "nav": frozenset({"toc", "breadcrumb", "breadcrumbs", "pagination"}),
+    "nav": frozenset({"toc", "breadcrumb", "breadcrumbs", "pagination", "navbar", "menubar",
+                      "navigation"}),
     "aside": frozenset({"sidebar"}),
     "popup": frozenset({"overlay", "lightbox", "modal"}),
 }
@@ -93,10 +99,10 @@ INSIDE_MAIN_EXTRA_TOKENS = {"copyright": "credits"}
 INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure", "footer",
                               "p", "span", "dl", "figcaption", "time"})
 # A paragraph, a span or a time inside the main text moves by its name only as one of these
-# kinds (a credit line, a bio paragraph, a date), never as a "related" or "comments" word in a
-# sentence.
+# kinds (a credit line, a bio paragraph, a date, a category link), never as a "related" or
+# "comments" word in a sentence.
 INSIDE_MAIN_INLINE_TAGS = frozenset({"span", "p", "time"})
-INLINE_KINDS = frozenset({"credits", "share", "bio", "promo", "byline"})
+INLINE_KINDS = frozenset({"credits", "share", "bio", "promo", "byline", "tags"})
 # A credit line (a short text opening with one of these) is not the article's text: it goes to
 # credits.md. An image's caption stays in content/ (it describes the article's picture).
 CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via", "photo:",
