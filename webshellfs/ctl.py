@@ -432,24 +432,24 @@ COMMANDS: dict[str, Spec] = {
         "set a form's fields (name=value …) without submitting it, as a person fills them",
     ),
     "click": Spec(
-        _pointer_gesture("click"), 'click <page> <id>|"words"',
-        "click an element, or the words the page shows where they are drawn",
+        _pointer_gesture("click"), "click <page> <id-or-words>",
+        "click an element, or words the page shows (quoted), where they are drawn",
     ),
     "dblclick": Spec(
-        _pointer_gesture("dblclick"), 'dblclick <page> <id>|"words"',
-        "double-click an element or words",
+        _pointer_gesture("dblclick"), "dblclick <page> <id-or-words>",
+        "double-click an element, or words the page shows (quoted)",
     ),
     "rightclick": Spec(
-        _pointer_gesture("rightclick"), 'rightclick <page> <id>|"words"',
+        _pointer_gesture("rightclick"), "rightclick <page> <id-or-words>",
         "right-click an element or words (opens the page's context menu)",
     ),
     "hover": Spec(
-        _pointer_gesture("hover"), 'hover <page> <id>|"words"',
+        _pointer_gesture("hover"), "hover <page> <id-or-words>",
         "move the mouse over an element or words",
     ),
     "highlight": Spec(
-        _pointer_gesture("highlight"), 'highlight <page> <id>|"words"',
-        "select an element's text, or the words, by a mouse drag from first to last letter",
+        _pointer_gesture("highlight"), "highlight <page> <id-or-words>",
+        "select an element's text, or the quoted words, by a mouse drag over them",
     ),
     "press": Spec(
         _parse_press, "press <page> [<id>] <key…>",

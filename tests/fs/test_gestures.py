@@ -69,7 +69,7 @@ def test_malformed_words_and_distances_are_refused(line: str, message: str) -> N
 
 def test_help_lists_the_new_gestures() -> None:
     shown = grammar.help_text()
-    for usage in ('click <page> <id>|"words"', 'highlight <page> <id>|"words"', "--by DX,DY"):
+    for usage in ("click <page> <id-or-words>", "highlight <page> <id-or-words>", "--by DX,DY"):
         assert usage in shown
 
 
