@@ -105,6 +105,8 @@ def test_words_that_name_no_one_element_are_refused(mount: Mount, live: LiveSite
     nowhere = refused(mount, f'click {page} "purple elephant"')
     assert "no shown element on the tab holds the words 'purple elephant'" in nowhere
     assert f"the page is still {page}" in nowhere
+    # The hidden template's words are in the document, not shown.
+    assert "(they are in its text, but hidden)" in refused(mount, f'click {page} "milk template"')
     # Nothing was done, and the tab still acts.
     edited = act(mount, f'dblclick {page} "walk the dog"')
     assert grep(mount, edited, "Editing: walk the dog")

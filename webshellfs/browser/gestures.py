@@ -2,9 +2,8 @@
 
 Each takes the tab's page, the element's locator (None for a gesture on the whole page), the
 Gesture record and a timeout in milliseconds. A pointer gesture (click, dblclick, rightclick,
-hover, highlight) given words acts where those words are shown, inside the element or anywhere
-on the tab: pages that listen at the document (a framework's one root listener) give the
-element itself nothing a capture can see. They act through Playwright's input events —
+hover, highlight) given words acts where the tab shows them: pages that listen at the
+document (a framework's one root listener) give the element itself nothing a capture can see. They act through Playwright's input events —
 real mouse moves, clicks and key presses — so the page's own handlers decide what happens, as
 they would for a person. A gesture that makes no sense as asked (a drag onto nothing, back with
 no history) raises UsageError or NotFoundError, and words no one element shows best
@@ -53,9 +52,10 @@ def _element(element: Locator | None, gesture: Gesture) -> Locator:
 # anywhere in the document and its open shadow roots), and the boxes of the words themselves
 # (a Range's client rects: the words of a wide row are not at its centre). Spacing and case
 # do not count; an element whose whole text is the words beats one holding them among others,
-# and one matching their case beats one that does not. Answers {boxes, editable} for the one
-# best element (scrolled into view), else {none} or {several}, with up to CANDIDATES_SHOWN
-# elements as [text, locator of it or of the nearest marked element around it].
+# and one matching their case beats one that does not. Answers {boxes, selectable} for the
+# one best element (scrolled into view), else {none, unseen: the words are in the document's
+# text but not shown} or {several, count}, with up to CANDIDATES_SHOWN elements as [text,
+# locator of it or of the nearest marked element around it].
 _WORDS = """
 (scope, [words, shown]) => {
   const ID = '__LOCATOR__';
@@ -126,7 +126,9 @@ _WORDS = """
     return '';
   };
   const listed = (items) => items.slice(0, shown).map((f) => [squash(textOf(f.el)).slice(0, 120), addressOf(f.el)]);
-  if (!found.length) return { none: true };
+  if (!found.length) {
+    return { none: true, unseen: squash(textOf(root)).toLowerCase().includes(wanted) };
+  }
   const best = Math.max(...found.map((f) => f.rank));
   const top = found.filter((f) => f.rank === best);
   if (top.length > 1) return { several: listed(top), count: top.length };
@@ -153,7 +155,8 @@ async def _words(page: Page, element: Locator | None, words: str) -> dict[str, A
         found = await element.evaluate(_WORDS, [words, CANDIDATES_SHOWN])
     if found.get("none"):
         where = "inside the element" if element is not None else "on the tab"
-        raise WordsNotShown(f"no shown element {where} holds the words {words!r}")
+        unseen = " (they are in its text, but hidden)" if found.get("unseen") else ""
+        raise WordsNotShown(f"no shown element {where} holds the words {words!r}{unseen}")
     if found.get("several"):
         candidates = tuple(WordsShownBy(text, locator) for text, locator in found["several"])
         raise WordsNotShown(
