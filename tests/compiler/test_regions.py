@@ -306,3 +306,17 @@ def test_a_navbar_inside_a_main_container_that_wraps_the_page_goes_to_nav() -> N
     out = regions(html)
     assert out["boilerplate/nav.md"] == ["- Services [L0001]", "- News [L0002]"]
     assert len(content_lines(out)) == 8
+
+
+def test_a_label_before_a_colon_names_a_related_link_line_a_sentence_with_one_stays() -> None:
+    html = (f'<div class="post">{"".join(PARAGRAPHS[:4])}'
+            '<p>Related: <a href="/other">Seven signs of an allergic reaction</a></p>'
+            '<p><strong>SEE MORE:</strong> <a href="/more">Students under siege in the '
+            'university, day three of the protests</a></p>'
+            '<p>Related: the council <a href="/c">voted</a> on the plan in a long and heated '
+            f'session on Tuesday evening.</p>{"".join(PARAGRAPHS[4:])}</div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Related: Seven signs of an allergic reaction [L0001]",
+        "SEE MORE: Students under siege in the university, day three of the protests [L0002]"]
+    assert any(line.startswith("Related: the council") for line in content_lines(out))

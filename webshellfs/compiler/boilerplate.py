@@ -379,28 +379,37 @@ def leading_text(element: HtmlElement) -> str | None:
 
 def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
     """The region a block's heading names ("Related articles", "Kommentare", "Zobacz także"),
-    or None. A paragraph or heading element is that kind when it is the heading alone, and
-    "related" when it goes on with mostly links ("Read more: <a>…</a>")."""
+    or None; a label before a colon names it too ("Related: …"). A paragraph or heading
+    element is that kind when it is the heading alone, and "related" when it goes on with
+    mostly links ("Read more: <a>…</a>")."""
     tag = element.tag
     if tag not in HEADING_BLOCK_TAGS:
         return None
     heading = leading_text(element)
     if not heading:
         return None
-    words = _NOT_WORDS.sub(" ", heading.lower()).split()
-    if not words:
-        return None
-    region = _HEADING_PHRASES.get(" ".join(words))
-    for length in range(min(len(words) - 1, _LONGEST_PHRASE), 1, -1):
-        if region is not None:
-            break
-        region = _HEADING_PHRASES.get(" ".join(words[:length]))
+    region = _phrase_region(heading)
+    label, colon, _ = heading.partition(":")
+    if region is None and colon:
+        region = _phrase_region(label)  # "Related: <a>…</a>", "SEE MORE: <a>…</a>"
     if region is None or tag not in HEADING_PARAGRAPH_TAGS:
         return region
     if len(squash(element.text_content())) <= len(heading):
         return region
     mostly_links = link_share(element, weights) >= RELATED_MIN_LINK_SHARE
     return "related" if region == "related" and mostly_links else None
+
+
+def _phrase_region(text: str) -> str | None:
+    """The kind a heading's words name: the whole of them, or a phrase of two words or more
+    they open with (HEADING_REGIONS)."""
+    words = _NOT_WORDS.sub(" ", text.lower()).split()
+    region = _HEADING_PHRASES.get(" ".join(words)) if words else None
+    for length in range(min(len(words) - 1, _LONGEST_PHRASE), 1, -1):
+        if region is not None:
+            break
+        region = _HEADING_PHRASES.get(" ".join(words[:length]))
+    return region
 
 
 def holds_title(element: HtmlElement, weights: TextWeights) -> bool:

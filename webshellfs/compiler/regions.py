@@ -150,7 +150,8 @@ HEADING_REGIONS = {
         "letzte kommentare", "lue myös", "lue lisää", "lue aiheesta lisää",
         "katso myös", "läs mer", "läs också", "redaktionstipp", "redaktionstipps", "lesetipp",
         "lesetipps", "unsere lesetipps", "top stories", "latest news", "latest stories",
-        "don t miss",
+        "don t miss", "see more", "also read", "related story", "related article",
+        "related post", "read next",
     ),
     "comments": (
         "comments", "comment", "leave a reply", "leave a comment", "responses", "reader comments",
