@@ -444,9 +444,12 @@ def test_what_a_stylesheet_draws_and_a_list_of_alternating_rows(
         mount, page, "★")
     # An image drawn as content is no words; the row's box is named by the words beside it.
     assert re.search(r'checkbox "pen"\] pen', grep(mount, page, "pen")), grep(mount, page, "pen")
-    # The tick a checked box's label draws does not rename the box.
+    # A box the page hides behind the label it draws is an action, named by the words after
+    # it (not by the tick the label draws once checked), and ticked through its label.
     assert re.search(r'checkbox "Remember me" checked\]', grep(mount, page, "Remember me")), grep(
         mount, page, "Remember me")
+    unticked = act(mount, f"execute {page} {address(mount, page, 'Remember me')} remember=off")
+    assert grep(mount, unticked, "Remember: off")
     cleared = act(mount, f"execute {page} {address(mount, page, 'Clear completed')}")
     assert grep(mount, cleared, "Cleared.")
     assert not grep(mount, page, "Clear finished")

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 import lxml.etree
 from lxml.html import HtmlElement
 
-from webshellfs.compiler.actions import match_action
+from webshellfs.compiler.actions import match_action, shown_through_label
 from webshellfs.compiler.boilerplate import (
     TextWeights,
     find_main_container,
@@ -278,7 +278,8 @@ class Walker:
             self._frame(element)
         if not isinstance(tag, str) or tag in SKIP_TAGS:
             return
-        if is_hidden(element) and not self._reveal(element, stack):
+        if (is_hidden(element) and not shown_through_label(element, self.builder)
+                and not self._reveal(element, stack)):
             return
         hides = self._hides_text(element, tag)
         if hides and self._set_aside(element, tag):

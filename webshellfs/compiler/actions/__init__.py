@@ -32,7 +32,8 @@ from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.forms import form_action, native_control
 from webshellfs.compiler.actions.found import found_action
-from webshellfs.compiler.actions.rules import GAUGE_ROLES, MAX_CHOICES, role_of
+from webshellfs.compiler.actions.index import page_index
+from webshellfs.compiler.actions.rules import GAUGE_ROLES, MAX_CHOICES, input_type, role_of
 from webshellfs.compiler.actions.widgets import (
     anchor_action,
     gauge_value,
@@ -45,8 +46,24 @@ from webshellfs.compiler.builder import (
     Emitted,
     PageBuilder,
 )
+from webshellfs.compiler.dom import is_hidden
 
-__all__ = ["MAX_CHOICES", "match_action"]
+__all__ = ["MAX_CHOICES", "match_action", "shown_through_label"]
+
+# A checkbox or radio the page hides (display: none) behind a label it draws as the box: a
+# person clicks the label, so the box is an action all the same (operated through it).
+LABELLED_BOXES = frozenset({"checkbox", "radio"})
+
+
+def shown_through_label(element: HtmlElement, builder: PageBuilder) -> bool:
+    """Whether a hidden element is a box whose label is shown (its own, or one wrapping it:
+    the walk is inside that one)."""
+    if element.tag != "input" or input_type(element) not in LABELLED_BOXES:
+        return False
+    label = page_index(builder, element).label_for(element.get("id"))
+    if label is None:
+        return next(element.iterancestors("label"), None) is not None
+    return not any(is_hidden(node) for node in (label, *label.iterancestors()))
 
 
 def match_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:

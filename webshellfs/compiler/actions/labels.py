@@ -123,7 +123,16 @@ def _text_after(control: HtmlElement) -> str:
     if tail:
         return tail
     outer = _wrapper_of(control)
-    return squash(outer.tail or "") or _beside(outer.getnext())
+    after = outer.getnext()
+    if _is_drawn_box(after, control):  # the words after the box its label draws
+        outer, after = after, after.getnext()
+    return squash(outer.tail or "") or _beside(after)
+
+
+def _is_drawn_box(element: HtmlElement | None, control: HtmlElement) -> bool:
+    """The control's own label with no words: a box the stylesheet draws in its place."""
+    return (element is not None and element.tag == "label" and bool(control.get("id"))
+            and element.get("for") == control.get("id") and not plain_text(element))
 
 
 def _names_nothing(element: HtmlElement) -> bool:
