@@ -320,3 +320,15 @@ def test_a_label_before_a_colon_names_a_related_link_line_a_sentence_with_one_st
         "Related: Seven signs of an allergic reaction [L0001]",
         "SEE MORE: Students under siege in the university, day three of the protests [L0002]"]
     assert any(line.startswith("Related: the council") for line in content_lines(out))
+
+
+def test_a_post_meta_line_and_article_tools_have_their_files() -> None:
+    html = (f'<article><h1>The story</h1><p class="meta">By Jane Doe, 30 November 2026</p>'
+            '<ul class="js-article-tools"><li><a href="/reprints">Order Reprints</a></li>'
+            f'<li><a href="/print">Print Article</a></li></ul>{STORY}'
+            '<div class="submitted">Submitted by jane on Mon, 30/11/2026</div></article>')
+    out = regions(html)
+    assert out["boilerplate/byline.md"] == [
+        "By Jane Doe, 30 November 2026", "Submitted by jane on Mon, 30/11/2026"]
+    assert out["boilerplate/share.md"] == ["- Order Reprints [L0001]", "- Print Article [L0002]"]
+    assert content_lines(out) == [p[3:-4] for p in PARAGRAPHS]

@@ -26,7 +26,7 @@ REGION_TOKENS = {
     "prev-post": "related", "post-navigation": "related", "nav-links": "related",
     "share": "share", "sharing": "share", "social": "share", "sharebar": "share",
     "sociable": "share", "shariff": "share", "addthis": "share", "bookmark": "share",
-    "post-ratings": "share",
+    "post-ratings": "share", "reprint": "share",
     "cookie": "consent", "cookies": "consent", "consent": "consent", "gdpr": "consent",
     "newsletter": "promo", "subscribe": "promo", "subscription": "promo", "signup": "promo",
     "promo": "promo", "paywall": "promo", "donate": "promo", "donation": "promo", "cta": "promo",
@@ -44,6 +44,8 @@ REGION_TOKENS = {
     "author": "byline", "authors": "byline", "entry-meta": "byline", "post-meta": "byline",
     "article-meta": "byline", "posted-on": "byline", "publish-info": "byline",
     "reading-time": "byline", "read-time": "byline", "estimated-read-time": "byline",
+    "meta": "byline", "submitted": "byline", "submitted-by": "byline", "postinfo": "byline",
+    "post-info": "byline", "authorinfo": "byline",
     "tags": "tags", "tagcloud": "tags", "tag-cloud": "tags", "tag-list": "tags",
     "taglist": "tags", "tags-list": "tags", "post-tags": "tags", "entry-tags": "tags",
     "keywords": "tags", "schlagworte": "tags", "cat-links": "tags", "category-link": "tags",
@@ -71,7 +73,7 @@ REGION_STEMS = (
     ("caption-source", "credits"), ("bildquelle", "credits"), ("byline", "byline"),
     ("dateline", "byline"), ("timestamp", "byline"), ("article-meta", "byline"),
     ("post-meta", "byline"), ("entry-meta", "byline"), ("reading-time", "byline"),
-    ("read-time", "byline"),
+    ("read-time", "byline"), ("article-tools", "share"), ("print-tools", "share"),
 )
 
 # Inside the main text a block moves out only as one of these kinds, and only while it holds
