@@ -461,3 +461,12 @@ def test_what_a_stylesheet_draws_and_a_list_of_alternating_rows(
     destroy = re.search(r'pen \[(A\d{4}) button "×"\]', grep(mount, hovered, "pen"))
     assert destroy, grep(mount, hovered, "pen")
     assert grep(mount, act(mount, f"execute {hovered} {destroy.group(1)}"), "Deleted pen")
+
+
+def test_a_suggestion_is_chosen_where_the_pointer_lands(mount: Mount, live: LiveSite) -> None:
+    """A menu that ignores the first item the pointer enters until it moves again (jQuery
+    UI's autocomplete): the pointer travels as a person's does, so the third item is chosen."""
+    page = opened(mount, live, "/scripted/suggest.html")
+    typed = act(mount, f"execute {page} {address(mount, page, 'Country')} country=Gre")
+    chosen = act(mount, f"execute {typed} {address(mount, typed, 'Grenada', where='')}")
+    assert grep(mount, chosen, "Chosen: Grenada"), grep(mount, chosen, "Chosen")

@@ -173,6 +173,10 @@ async def _hit_target(element: Locator) -> Locator:
     return element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, str(label)))
 
 
+# The pointer travels to the element as a person's does, through a point on the way: a menu
+# that ignores the first item the pointer enters (jQuery UI's autocomplete, until the next
+# mouse move) then takes the one it lands on.
+POINTER_STEPS = 2
 # After the pointer arrives, how long a click waits for the element to be what a click at its
 # centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
 # no box for a moment, and the click would land on what is under it).
@@ -233,7 +237,7 @@ async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
         await element.page.mouse.click(pointer[0], pointer[1])
         return
     if pointer is not None:
-        await element.page.mouse.move(pointer[0], pointer[1])
+        await element.page.mouse.move(pointer[0], pointer[1], steps=POINTER_STEPS)
         await element.evaluate_all(_HIT_AFTER_HOVER, HOVER_SETTLE_MS)
     await element.click(timeout=timeout)
 
