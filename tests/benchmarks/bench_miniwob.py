@@ -31,6 +31,7 @@ drawn in SVG or canvas) are listed as "needs vision" with the reason, not attemp
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import itertools
 import os
@@ -394,9 +395,12 @@ def click_collapsible(task: str) -> Callable[[Agent], None]:
 
 
 def click_menu_2(agent: Agent) -> None:
-    """Open the menu; an item in a submenu is shown by hovering the item that reveals it."""
+    """Open the menu; an item in a submenu is shown by hovering the item that reveals it. Half
+    the episodes name the item by its icon alone, a picture: that needs vision."""
     page, asked = begin(agent, "click-menu-2", r'Click the "(.+)" button, and then find and click '
-                        r'on the item labeled "(.+)"\.')
+                        r'on the item (?:labeled "(.+)"|with the\s+icon)\.')
+    if asked.group(2) is None:
+        raise TaskFailed("the item is asked for by its icon, a picture (needs vision)")
     page = press(agent, page, asked.group(1))
     opener = None if shown_control(agent, page, asked.group(2)) else revealer(
         agent, page, f"- {asked.group(2)}")
@@ -1123,26 +1127,49 @@ def _board(agent: Agent, page: str) -> list[tuple[str, str]]:
     return squares[:9]
 
 
+def _winner(board: tuple[str, ...]) -> str:
+    for a, b, c in LINES_OF_THREE:
+        if board[a] and board[a] == board[b] == board[c]:
+            return board[a]
+    return ""
+
+
+def _free(board: tuple[str, ...]) -> list[int]:
+    return [i for i, mark in enumerate(board) if not mark]
+
+
+def _after(board: tuple[str, ...], square: int, player: str) -> tuple[str, ...]:
+    return board[:square] + (player,) + board[square + 1:]
+
+
+@functools.cache
+def _worst(board: tuple[str, ...], player: str) -> int:
+    """The game's end if both play their best: 1 x wins, 0 a draw, -1 o wins."""
+    winner = _winner(board)
+    if winner or all(board):
+        return {"x": 1, "o": -1}.get(winner, 0)
+    results = [_worst(_after(board, square, player), "o" if player == "x" else "x")
+               for square in _free(board)]
+    return max(results) if player == "x" else min(results)
+
+
+@functools.cache
+def _chance(board: tuple[str, ...], player: str) -> float:
+    """How often x wins playing its best if o answers on any free square alike."""
+    winner = _winner(board)
+    if winner or all(board):
+        return 1.0 if winner == "x" else 0.0
+    results = [_chance(_after(board, square, player), "o" if player == "x" else "x")
+               for square in _free(board)]
+    return max(results) if player == "x" else sum(results) / len(results)
+
+
 def _best_move(marks: list[str]) -> int:
-    """Minimax over the board for x, o to play after."""
-    def score(board: list[str], player: str) -> int:
-        for a, b, c in LINES_OF_THREE:
-            if board[a] and board[a] == board[b] == board[c]:
-                return 1 if board[a] == "x" else -1
-        if all(board):
-            return 0
-        results = []
-        for square in (i for i, mark in enumerate(board) if not mark):
-            board[square] = player
-            results.append(score(board, "o" if player == "x" else "x"))
-            board[square] = ""
-        return max(results) if player == "x" else min(results)
-    moves = []
-    for square in (i for i, mark in enumerate(marks) if not mark):
-        marks[square] = "x"
-        moves.append((score(marks, "o"), square))
-        marks[square] = ""
-    return max(moves)[1]
+    """Minimax for x, o to play after; among the moves that lose nothing, the one that wins
+    most often if o may answer anywhere (a person plays for the win: a perfect o draws)."""
+    board = tuple(marks)
+    return max(_free(board), key=lambda square: (_worst(_after(board, square, "x"), "o"),
+                                                _chance(_after(board, square, "x"), "o")))
 
 
 def tic_tac_toe(agent: Agent) -> None:
