@@ -181,28 +181,38 @@ POINTER_STEPS = 2
 # centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
 # no box for a moment, and the click would land on what is under it).
 HOVER_SETTLE_MS = 500
-# Where the pointer goes: [x, y, drawn]. Most elements: their centre in the viewport, or
-# null when it has no box or lies out of view (the click scrolls it in). An element hidden by
-# visibility whose ::before/::after words are shown (the capture took them as its text):
-# drawn, at the first point along its middle line where a click lands on it (null if none).
+# Where the pointer goes: [x, y, drawn], after scrolling the element into view when a click at
+# its centre would not reach it (out of the window, or cut off by a scrolling box: the pointer
+# must hover it where it will be clicked, since a hover that swaps an icon's image moves what
+# is under the pointer). Most elements: their centre; null when it has no box. An element
+# hidden by visibility whose ::before/::after words are shown (the capture took them as its
+# text): drawn, at the first point along its middle line where a click lands on it.
 _POINTER = """
 (found) => {
   const el = found[0];
   let box = el ? el.getBoundingClientRect() : null;
   if (!box || !box.width || !box.height) return null;
-  if (getComputedStyle(el).visibility !== 'hidden') {
-    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const root = el.getRootNode();  // a shadow root finds its own elements, not its host
+  const finder = root.elementFromPoint ? root : document;
+  const hits = (x, y) => {
+    const top = finder.elementFromPoint(x, y);
+    return !!top && (top === el || el.contains(top));
+  };
+  const drawn = getComputedStyle(el).visibility === 'hidden';
+  if (!drawn && !hits(box.left + box.width / 2, box.top + box.height / 2)) {
+    el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    box = el.getBoundingClientRect();
+  }
+  const y = box.top + box.height / 2;
+  if (!drawn) {
+    const x = box.left + box.width / 2;
     return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y, false] : null;
   }
-  el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
   box = el.getBoundingClientRect();
-  const y = box.top + box.height / 2;
-  const root = el.getRootNode();
-  const finder = root.elementFromPoint ? root : document;
   for (const share of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9]) {
     const x = box.left + box.width * share;
-    const top = finder.elementFromPoint(x, y);
-    if (top && (top === el || el.contains(top))) return [x, y, true];
+    if (hits(x, box.top + box.height / 2)) return [x, box.top + box.height / 2, true];
   }
   return null;
 }
