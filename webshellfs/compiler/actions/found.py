@@ -18,7 +18,13 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.index import page_index
-from webshellfs.compiler.actions.labels import aria_name, clip, operable_words, text_leaving_out
+from webshellfs.compiler.actions.labels import (
+    aria_name,
+    clip,
+    heading_name,
+    operable_words,
+    text_leaving_out,
+)
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
 from webshellfs.compiler.actions.widgets import register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
@@ -117,9 +123,10 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if set(words) <= FOCUS_ONLY and not plain_text(element) and not element.get("aria-label"):
         return None  # an empty focus stop (a dialog's focus-trap sentinel): nothing to operate
     page = page_index(builder, element)
-    # A row holding controls is named by its own words, not theirs (its × button's, which
-    # would also rename the row whenever hovering shows the button).
-    name = (aria_name(element, page) or clip(_text_outside(element, inner))) if inner else ""
+    # A row holding controls is named by its title or its own words, not theirs (its ×
+    # button's, which would also rename the row whenever hovering shows the button).
+    name = (aria_name(element, page) or clip(heading_name(element))
+            or clip(_text_outside(element, inner))) if inner else ""
     return register_widget(
         element, builder, page, rule, container=bool(inner), block=element.tag in BLOCK_TAGS,
         name=name,

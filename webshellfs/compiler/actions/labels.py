@@ -217,16 +217,16 @@ def own_text(element: HtmlElement) -> str:
         return ""
     if element.tag == "img":  # an image made a control itself (`<img role=link alt=…>`)
         return squash(element.get("alt", ""))
+    text = heading_name(element) or (
+        text_leaving_out(element, lambda node: role_of(node) in OWNED_GROUPS)
+        if role_of(element) in GROUP_OWNERS else plain_text(element))
+    return text or icon_name(element) or drawn_glyph(element)
+
+
+def heading_name(element: HtmlElement) -> str:
+    """A clickable card's or panel's title: the text of its first heading, "" for none."""
     heading = first_descendant(element, HEADING_TAGS)
-    if heading is not None:
-        text = plain_text(heading)  # a clickable card: its title
-    elif role_of(element) in GROUP_OWNERS:
-        text = text_leaving_out(element, lambda node: role_of(node) in OWNED_GROUPS)
-    else:
-        text = plain_text(element)
-    if text:
-        return text
-    return icon_name(element) or drawn_glyph(element)
+    return plain_text(heading) if heading is not None else ""
 
 
 def icon_name(element: HtmlElement) -> str:
