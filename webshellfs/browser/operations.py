@@ -9,12 +9,14 @@ checks run before the first field is touched.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator
+from playwright.async_api import Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from webshellfs.browser.values import FORMS, field_value, number_in_range
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
@@ -190,8 +192,10 @@ HOVER_SETTLE_MS = 500
 _POINTER = """
 (found) => {
   const el = found[0];
-  let box = el ? el.getBoundingClientRect() : null;
-  if (!box || !box.width || !box.height) return null;
+  // In a frame the element's box is not where the page's mouse is: Playwright's click maps it.
+  if (!el || el.ownerDocument.defaultView !== window.top) return null;
+  let box = el.getBoundingClientRect();
+  if (!box.width || !box.height) return null;
   const root = el.getRootNode();  // a shadow root finds its own elements, not its host
   const finder = root.elementFromPoint ? root : document;
   const hits = (x, y) => {
@@ -217,18 +221,21 @@ _POINTER = """
   return null;
 }
 """
+# Whether a press where the pointer is ([x, y]) lands on the element, waiting up to `limit` ms
+# for it to (its hover may redraw it); false at once for a disabled element, whose click
+# Playwright waits out with the reason in its log.
 _HIT_AFTER_HOVER = """
-(found, limit) => new Promise((done) => {
+(found, [limit, x, y]) => new Promise((done) => {
   const el = found[0];
-  if (!el) { done(); return; }
+  if (!el || el.disabled === true || el.closest('fieldset[disabled]')
+      || el.getAttribute('aria-disabled') === 'true') { done(false); return; }
   const started = performance.now();
   const root = el.getRootNode();  // a shadow root finds its own elements, not its host
   const finder = root.elementFromPoint ? root : document;
   const check = () => {
-    const box = el.getBoundingClientRect();
-    const top = box.width && box.height
-      ? finder.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) : null;
-    if ((top && (top === el || el.contains(top))) || performance.now() - started > limit) done();
+    const top = finder.elementFromPoint(x, y);
+    if (top && (top === el || el.contains(top))) done(true);
+    else if (performance.now() - started > limit) done(false);
     else requestAnimationFrame(check);
   };
   check();
@@ -236,19 +243,42 @@ _HIT_AFTER_HOVER = """
 """
 
 
+async def press_at(page: Page, x: float, y: float, timeout: float) -> None:
+    """Mouse down and up at (x, y), within the action timeout: Playwright's mouse has none of
+    its own, and a page that its own click handler freezes would hold the call forever (the
+    timeout is what tells the session the page stopped responding)."""
+
+    async def down_up() -> None:
+        await page.mouse.move(x, y)
+        await page.mouse.down()
+        await page.mouse.up()
+
+    try:
+        await asyncio.wait_for(down_up(), timeout / 1000)
+    except asyncio.TimeoutError:
+        raise PlaywrightTimeoutError(
+            f"a press at ({x:.0f}, {y:.0f}) did not finish within {timeout / 1000:g} s") from None
+
+
 async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
-    """A click as a person's: the pointer arrives, what it hovers settles, then the press. A
-    hidden input's label stand-in is only looked for when checking (a click action is a
+    """A click as a person's: the pointer arrives, what it hovers settles, then the press
+    where the pointer is, once a press there lands on the element. Else (it never did, it is
+    disabled, or it has no place in view) Playwright's click waits for it and says why not.
+    A hidden input's label stand-in is only looked for when checking (a click action is a
     button, a link or a found element, never a box behind a label). An element that only
     its generated words draw is pressed where those words are, as a person does: the
     locator's click would wait for it to become visible."""
+    page = element.page
     pointer = await element.evaluate_all(_POINTER)  # evaluate_all: no waiting, one round trip
     if pointer is not None and pointer[2]:
-        await element.page.mouse.click(pointer[0], pointer[1])
+        await press_at(page, pointer[0], pointer[1], timeout)
         return
     if pointer is not None:
-        await element.page.mouse.move(pointer[0], pointer[1], steps=POINTER_STEPS)
-        await element.evaluate_all(_HIT_AFTER_HOVER, HOVER_SETTLE_MS)
+        x, y = pointer[0], pointer[1]
+        await page.mouse.move(x, y, steps=POINTER_STEPS)
+        if await element.evaluate_all(_HIT_AFTER_HOVER, [HOVER_SETTLE_MS, x, y]):
+            await press_at(page, x, y, timeout)
+            return
     await element.click(timeout=timeout)
 
 
