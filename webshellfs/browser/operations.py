@@ -243,13 +243,12 @@ _HIT_AFTER_HOVER = """
 """
 
 
-async def press_at(page: Page, x: float, y: float, timeout: float) -> None:
-    """Mouse down and up at (x, y), within the action timeout: Playwright's mouse has none of
-    its own, and a page that its own click handler freezes would hold the call forever (the
-    timeout is what tells the session the page stopped responding)."""
+async def press_here(page: Page, timeout: float) -> None:
+    """Mouse down and up where the pointer is, within the action timeout: Playwright's mouse
+    has none of its own, and a page that its own click handler freezes would hold the call
+    forever (the timeout is what tells the session the page stopped responding)."""
 
     async def down_up() -> None:
-        await page.mouse.move(x, y)
         await page.mouse.down()
         await page.mouse.up()
 
@@ -257,7 +256,7 @@ async def press_at(page: Page, x: float, y: float, timeout: float) -> None:
         await asyncio.wait_for(down_up(), timeout / 1000)
     except asyncio.TimeoutError:
         raise PlaywrightTimeoutError(
-            f"a press at ({x:.0f}, {y:.0f}) did not finish within {timeout / 1000:g} s") from None
+            f"a press did not finish within {timeout / 1000:g} s") from None
 
 
 async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
@@ -270,14 +269,11 @@ async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
     locator's click would wait for it to become visible."""
     page = element.page
     pointer = await element.evaluate_all(_POINTER)  # evaluate_all: no waiting, one round trip
-    if pointer is not None and pointer[2]:
-        await press_at(page, pointer[0], pointer[1], timeout)
-        return
     if pointer is not None:
-        x, y = pointer[0], pointer[1]
+        x, y, drawn = pointer
         await page.mouse.move(x, y, steps=POINTER_STEPS)
-        if await element.evaluate_all(_HIT_AFTER_HOVER, [HOVER_SETTLE_MS, x, y]):
-            await press_at(page, x, y, timeout)
+        if drawn or await element.evaluate_all(_HIT_AFTER_HOVER, [HOVER_SETTLE_MS, x, y]):
+            await press_here(page, timeout)
             return
     await element.click(timeout=timeout)
 
