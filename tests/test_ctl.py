@@ -126,6 +126,7 @@ def test_help_is_made_from_the_table() -> None:
 
 def test_every_verb_of_the_contract_is_in_the_table() -> None:
     assert list(ctl.COMMANDS) == [
-        "retrieve", "open", "execute", "fill", "dblclick", "rightclick", "hover", "press", "drag",
-        "scroll", "upload", "back", "forward", "focus", "lookup", "resolve", "close", "help",
+        "retrieve", "open", "execute", "fill", "click", "dblclick", "rightclick", "hover",
+        "highlight", "press", "drag", "scroll", "upload", "back", "forward", "focus", "lookup",
+        "resolve", "close", "help",
     ]
