@@ -332,3 +332,18 @@ def test_a_post_meta_line_and_article_tools_have_their_files() -> None:
         "By Jane Doe, 30 November 2026", "Submitted by jane on Mon, 30/11/2026"]
     assert out["boilerplate/share.md"] == ["- Order Reprints [L0001]", "- Print Article [L0002]"]
     assert content_lines(out) == [p[3:-4] for p in PARAGRAPHS]
+
+
+def test_a_field_labelled_by_a_kind_and_a_post_s_own_share_icon_stay_in_content() -> None:
+    """A block holding a field is a form ("Tags: [____]" is the field's label, not a tag
+    cloud), and an element a script made a control (a post's share icon, data-wsfs-op from a
+    live capture) is the post's, not a share bar."""
+    html = (f'<article><h1>The story</h1>{STORY}'
+            '<div class="entry"><label for="tags">Tags: </label><input id="tags"></div>'
+            '<p>Reply to the story <span class="share" data-wsfs-op="click"></span></p>'
+            '</article>')
+    out = regions(html)
+    lines = content_lines(out)
+    assert any("Tags:" in line and "text" in line for line in lines), out
+    assert any("(class: share)" in line for line in lines), out
+    assert "boilerplate/tags.md" not in out and "boilerplate/share.md" not in out, out

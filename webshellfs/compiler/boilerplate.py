@@ -22,6 +22,7 @@ import re
 import lxml.etree
 from lxml.html import HtmlElement
 
+from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
 from webshellfs.compiler.dom import squash
 from webshellfs.compiler.regions import (
     AFTER_MAIN_MAX_PROSE,
@@ -386,8 +387,8 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
     if tag not in HEADING_BLOCK_TAGS:
         return None
     heading = leading_text(element)
-    if not heading:
-        return None
+    if not heading or ":" in heading and _holds_field(element):
+        return None  # "Tags: [____]": a field's label, not a block of tags
     region = _phrase_region(heading)
     label, colon, _ = heading.partition(":")
     if region is None and colon:
@@ -398,6 +399,15 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
         return region
     mostly_links = link_share(element, weights) >= RELATED_MIN_LINK_SHARE
     return "related" if region == "related" and mostly_links else None
+
+
+# Fields a person fills in: a block holding one is a form, whatever its label says.
+FIELD_TAGS = ("input", "select", "textarea")
+
+
+def _holds_field(element: HtmlElement) -> bool:
+    return any(field.get("type", "").lower() != "hidden"
+               for field in element.iterdescendants(*FIELD_TAGS))
 
 
 def _phrase_region(text: str) -> str | None:
@@ -462,6 +472,8 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     tag = element.tag
     if tag not in INSIDE_MAIN_TAGS and tag not in HEADING_BLOCK_TAGS and tag not in CREDIT_TAGS:
         return None
+    if element.get(OPERABLE_ATTRIBUTE):
+        return None  # a post's own share icon is the post's control, not a share bar
     region = INSIDE_MAIN_NAMES.region(element) if tag in INSIDE_MAIN_TAGS else None
     if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
         region = None
