@@ -175,10 +175,11 @@ async def _hit_target(element: Locator) -> Locator:
     return element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, str(label)))
 
 
-# The pointer travels to the element as a person's does, through a point on the way: a menu
+# The pointer travels to the element as a person's does, through points on the way: a menu
 # that ignores the first item the pointer enters (jQuery UI's autocomplete, until the next
-# mouse move) then takes the one it lands on.
-POINTER_STEPS = 2
+# mouse move) then takes the one it lands on, even when it opened under the pointer (two
+# steps from there were not enough: the first already landed on an item).
+POINTER_STEPS = 5
 # After the pointer arrives, how long a click waits for the element to be what a click at its
 # centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
 # no box for a moment, and the click would land on what is under it).
