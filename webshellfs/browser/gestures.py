@@ -401,7 +401,3 @@ GESTURES: dict[str, GestureRun] = {
     "back": back,
     "forward": forward,
 }
-# Gestures that act on the tab as a whole and take no element.
-PAGE_GESTURES = frozenset({"back", "forward"})
-# Gestures that may take an element or none.
-EITHER_GESTURES = frozenset({"press", "scroll"})
