@@ -11,7 +11,8 @@ import time
 import pytest
 import trio
 
-from tests.browser.conftest import TEST_LOAD_TIMEOUT, live_options, locator_of, page_text, run
+from tests.browser.conftest import (TEST_ACTION_TIMEOUT, TEST_LOAD_TIMEOUT, live_options,
+                                    locator_of, page_text, run)
 from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, DownloadRecord, TabCapture
 from webshellfs.browser.processes import driver_children
@@ -55,7 +56,9 @@ def test_an_action_that_freezes_the_page_cannot_hang_the_caller(
     page = run(lambda: browser.open(site.url("/freeze.html")))
     freeze = locator_of(page, "//button")
     started = time.monotonic()
-    with pytest.raises(FetchTimeout, match=f"click on {freeze}: the page stopped responding; "
+    with pytest.raises(FetchTimeout, match=f"click on {freeze}: the page stopped responding "
+                                           rf"\(a press did not finish within "
+                                           rf"{TEST_ACTION_TIMEOUT:g} s\); "
                                            f"tab {page.tab_id} was closed"):
         run(lambda: browser.execute(page.tab_id, freeze, "click"))
     assert time.monotonic() - started < browser.options.call_deadline + SLACK

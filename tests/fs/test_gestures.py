@@ -1,11 +1,13 @@
 """Gestures a person makes that an action id alone cannot name, through a real mount: acting
 on the words a page shows (its listener on the document, so the words have no address),
 selecting text by a mouse drag, dragging by a distance (a resize corner, a slider with no
-keys), and a jQuery UI sortable list. The pages are fixtures/site/live/scripted/errands.html,
-highlight.html, resize.html and sortable.html."""
+keys), a jQuery UI sortable list, and a page that a gesture freezes. The pages are
+fixtures/site/live/scripted/errands.html, highlight.html, resize.html, sortable.html and
+fixtures/site/live/freeze.html."""
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterator
 
@@ -13,8 +15,9 @@ import pytest
 
 from tests.browser.live_site import LiveSite
 from tests.fs.conftest import Mount, browser_mount, sh
-from tests.fs.test_interaction import act, address, ctl, grep, landed, opened, refused
+from tests.fs.test_interaction import CTL_TIMEOUT, act, address, ctl, grep, landed, opened, refused
 from webshellfs import ctl as grammar
+from webshellfs.browser import BrowserOptions
 from webshellfs.ctl import Execute
 from webshellfs.errors import CommandSyntaxError
 
@@ -180,3 +183,19 @@ def test_a_jquery_ui_sortable_list_takes_drags_both_ways(mount: Mount, live: Liv
     names = _queue(mount, page)
     page = act(mount, f"drag {page} {names['Dana']} {names['Cyril']}")
     assert grep(mount, page, "Order: Dana, Cyril, Brook, Emil, Ada")
+
+
+def test_a_gesture_that_freezes_the_page_fails_at_the_action_timeout(
+    mount: Mount, live: LiveSite
+) -> None:
+    """freeze.html's button loops forever on click. A double click on its words is raw mouse
+    input, which has no timeout of its own: the command fails at the action timeout, not the
+    call's whole deadline, and the daemon goes on serving."""
+    page = opened(mount, live, "/freeze.html")
+    result = mount.ctl(f'dblclick {page} "Freeze the page"', timeout=CTL_TIMEOUT)
+    mount.assert_failed(result, errno.ETIMEDOUT)
+    assert ("the page stopped responding (a double click on 'Freeze the page' did not finish "
+            f"within {BrowserOptions.action_timeout:g} s)") in result.stdout, result.stdout
+    assert "was closed" in result.stdout, result.stdout
+    again = opened(mount, live, "/scripted/errands.html")
+    assert grep(mount, again, "buy milk")

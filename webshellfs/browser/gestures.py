@@ -172,43 +172,50 @@ def _centre(box: list[float]) -> tuple[float, float]:
     return (left + right) / 2, (top + bottom) / 2
 
 
-async def _point_at_words(page: Page, element: Locator | None, gesture: Gesture) -> tuple[float, float]:
-    """The pointer moved onto the first box of the gesture's words; that point."""
+async def _words_point(page: Page, element: Locator | None,
+                       gesture: Gesture) -> tuple[float, float]:
+    """Where the pointer goes for the gesture's words: the centre of their first box."""
     found = await _words(page, element, gesture.text)
-    x, y = _centre(found["boxes"][0])
-    await page.mouse.move(x, y)
-    return x, y
+    return _centre(found["boxes"][0])
 
 
 async def click(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
     """A click on the words (see _WORDS), else on the element as `execute` clicks it."""
     if gesture.text:
-        await _point_at_words(page, element, gesture)
-        await page.mouse.down()
-        await page.mouse.up()
+        x, y = await _words_point(page, element, gesture)
+        async with operations.raw_input(timeout, f"a click on {gesture.text!r}"):
+            await page.mouse.move(x, y)
+            await page.mouse.down()
+            await page.mouse.up()
         return
     await operations.click(_element(element, gesture), operations.Inputs(), timeout)
 
 
 async def double_click(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
     if gesture.text:
-        x, y = await _point_at_words(page, element, gesture)
-        await page.mouse.dblclick(x, y)
+        x, y = await _words_point(page, element, gesture)
+        async with operations.raw_input(timeout, f"a double click on {gesture.text!r}"):
+            await page.mouse.move(x, y)
+            await page.mouse.dblclick(x, y)
         return
     await _element(element, gesture).dblclick(timeout=timeout)
 
 
 async def right_click(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
     if gesture.text:
-        x, y = await _point_at_words(page, element, gesture)
-        await page.mouse.click(x, y, button="right")
+        x, y = await _words_point(page, element, gesture)
+        async with operations.raw_input(timeout, f"a right click on {gesture.text!r}"):
+            await page.mouse.move(x, y)
+            await page.mouse.click(x, y, button="right")
         return
     await _element(element, gesture).click(button="right", timeout=timeout)
 
 
 async def hover(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
     if gesture.text:
-        await _point_at_words(page, element, gesture)
+        x, y = await _words_point(page, element, gesture)
+        async with operations.raw_input(timeout, f"the pointer's move onto {gesture.text!r}"):
+            await page.mouse.move(x, y)
         return
     await _element(element, gesture).hover(timeout=timeout)
 
@@ -234,10 +241,11 @@ async def highlight(page: Page, element: Locator | None, gesture: Gesture, timeo
     first, last = found["boxes"][0], found["boxes"][-1]
     start = (first[0] + 1, (first[1] + first[3]) / 2)
     end = (last[2] - 1, (last[1] + last[3]) / 2)
-    await page.mouse.move(*start)
-    await page.mouse.down()
-    await page.mouse.move(*end, steps=DRAG_STEPS)
-    await page.mouse.up()
+    async with operations.raw_input(timeout, f"a press across {words!r}"):
+        await page.mouse.move(*start)
+        await page.mouse.down()
+        await page.mouse.move(*end, steps=DRAG_STEPS)
+        await page.mouse.up()
     selected = await page.evaluate(_SELECTED)
     if "".join(selected.split()).lower() != "".join(words.split()).lower():
         raise ActionBlocked(f"the page did not keep the words selected: it holds {selected[:200]!r} "
@@ -252,7 +260,8 @@ async def press(page: Page, element: Locator | None, gesture: Gesture, timeout: 
     """Keys on the element (focused first, as a click would), or on whatever has focus."""
     for key in gesture.keys:
         if element is None:
-            await page.keyboard.press(key)
+            async with operations.raw_input(timeout, f"the key {key}"):
+                await page.keyboard.press(key)
         else:
             await element.press(key, timeout=timeout)
 
@@ -292,22 +301,25 @@ def _sign(value: float) -> int:
     return (value > 1) - (value < -1)
 
 
-async def _move_by_hand(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """Press at start, move to end as a hand does (see DRAG_STEP_PX), release there."""
+async def _move_by_hand(page: Page, start: tuple[float, float], end: tuple[float, float],
+                        timeout: float) -> None:
+    """Press at start, move to end as a hand does (see DRAG_STEP_PX), release there; all of
+    it within the action timeout."""
     (x0, y0), (x1, y1) = start, end
-    await page.mouse.move(x0, y0)
-    await page.mouse.down()
     nudge = (x0 + _sign(x1 - x0) * DRAG_NUDGE_PX, y0 + _sign(y1 - y0) * DRAG_NUDGE_PX)
-    await page.mouse.move(*nudge)
-    await asyncio.sleep(FRAME_S)
     distance = ((x1 - nudge[0]) ** 2 + (y1 - nudge[1]) ** 2) ** 0.5
     steps = min(MAX_DRAG_STEPS, max(DRAG_STEPS, round(distance / DRAG_STEP_PX)))
-    for step in range(1, steps + 1):
-        share = step / steps
-        await page.mouse.move(nudge[0] + (x1 - nudge[0]) * share,
-                              nudge[1] + (y1 - nudge[1]) * share)
+    async with operations.raw_input(timeout, "a drag"):
+        await page.mouse.move(x0, y0)
+        await page.mouse.down()
+        await page.mouse.move(*nudge)
         await asyncio.sleep(FRAME_S)
-    await page.mouse.up()
+        for step in range(1, steps + 1):
+            share = step / steps
+            await page.mouse.move(nudge[0] + (x1 - nudge[0]) * share,
+                                  nudge[1] + (y1 - nudge[1]) * share)
+            await asyncio.sleep(FRAME_S)
+        await page.mouse.up()
 
 
 async def drag(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
@@ -320,7 +332,7 @@ async def drag(page: Page, element: Locator | None, gesture: Gesture, timeout: f
     if gesture.by is not None:
         await pressed.scroll_into_view_if_needed(timeout=timeout)
         x, y = await pressed.evaluate(_GRIP)
-        await _move_by_hand(page, (x, y), (x + gesture.by[0], y + gesture.by[1]))
+        await _move_by_hand(page, (x, y), (x + gesture.by[0], y + gesture.by[1]), timeout)
         return
     if not gesture.target:
         raise UsageError("drag needs an element to drop onto, or --by a distance")
@@ -336,7 +348,7 @@ async def drag(page: Page, element: Locator | None, gesture: Gesture, timeout: f
     x1, y1 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     end = (x1 + _sign(x1 - x0) * box["width"] * PAST_CENTRE,
            y1 + _sign(y1 - y0) * box["height"] * PAST_CENTRE)
-    await _move_by_hand(page, (x0, y0), end)
+    await _move_by_hand(page, (x0, y0), end, timeout)
 
 
 async def scroll(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
@@ -356,7 +368,8 @@ async def scroll(page: Page, element: Locator | None, gesture: Gesture, timeout:
         await element.hover(timeout=timeout)
     viewport = page.viewport_size or {"height": DEFAULT_VIEWPORT_HEIGHT}
     step = viewport["height"] * WHEEL_SHARE
-    await page.mouse.wheel(0, -step if where == "up" else step)
+    async with operations.raw_input(timeout, "a wheel turn"):
+        await page.mouse.wheel(0, -step if where == "up" else step)
 
 
 async def upload(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:

@@ -10,12 +10,13 @@ checks run before the first field is touched.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
+from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from webshellfs.browser.values import FORMS, field_value, number_in_range
@@ -244,20 +245,21 @@ _HIT_AFTER_HOVER = """
 """
 
 
-async def press_here(page: Page, timeout: float) -> None:
-    """Mouse down and up where the pointer is, within the action timeout: Playwright's mouse
-    has none of its own, and a page that its own click handler freezes would hold the call
-    forever (the timeout is what tells the session the page stopped responding)."""
-
-    async def down_up() -> None:
-        await page.mouse.down()
-        await page.mouse.up()
-
+@asynccontextmanager
+async def raw_input(timeout: float, what: str) -> AsyncIterator[None]:
+    """Raw input sent in the block (page.mouse, page.keyboard) finishes within the action
+    timeout (milliseconds), else PlaywrightTimeoutError naming `what`: Playwright's mouse and
+    keyboard have no timeout of their own, and a page that its own handler freezes would hold
+    the call forever (the timeout is what tells the session the page stopped responding)."""
+    limit = asyncio.timeout(timeout / 1000)
     try:
-        await asyncio.wait_for(down_up(), timeout / 1000)
-    except asyncio.TimeoutError:
+        async with limit:
+            yield
+    except TimeoutError:
+        if not limit.expired():
+            raise  # some other wait inside the block timed out: not ours to rename
         raise PlaywrightTimeoutError(
-            f"a press did not finish within {timeout / 1000:g} s") from None
+            f"{what} did not finish within {timeout / 1000:g} s") from None
 
 
 async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
@@ -272,9 +274,12 @@ async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
     pointer = await element.evaluate_all(_POINTER)  # evaluate_all: no waiting, one round trip
     if pointer is not None:
         x, y, drawn = pointer
-        await page.mouse.move(x, y, steps=POINTER_STEPS)
+        async with raw_input(timeout, "the pointer's move to the element"):
+            await page.mouse.move(x, y, steps=POINTER_STEPS)
         if drawn or await element.evaluate_all(_HIT_AFTER_HOVER, [HOVER_SETTLE_MS, x, y]):
-            await press_here(page, timeout)
+            async with raw_input(timeout, "a press"):
+                await page.mouse.down()
+                await page.mouse.up()
             return
     await element.click(timeout=timeout)
 

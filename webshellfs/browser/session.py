@@ -505,7 +505,9 @@ class Session:
                                          f"(waited {self.options.action_timeout:g} s)")
                 return FetchTimeout(f"{doing}: {first_line(error)}")
             how = await self._recover(tab)
-            return FetchTimeout(f"{doing}: the page stopped responding; {how}")
+            # What timed out (a click, a raw mouse press) says how long the page was given.
+            return FetchTimeout(f"{doing}: the page stopped responding "
+                                f"({first_line(error)}); {how}")
         return FetchError(f"{doing} failed in the browser: {first_line(error)}")
 
     async def _browser_died(self, patient: bool) -> bool:
