@@ -129,6 +129,17 @@ async def option_values(select: Locator, wanted: str) -> list[str]:
     raise UsageError(f"no option {wanted!r}; choices: {' | '.join(picked.get('choices', []))}")
 
 
+# Whether a press at (x, y) lands on el: what elementFromPoint finds there is el or inside it.
+# It asks el's own root node, since a shadow root finds its own elements where the document
+# finds only their host. Composed into each snippet below in place of __HITS__.
+_HITS = """
+(el, x, y) => {
+  const root = el.getRootNode();
+  const top = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
+  return !!top && (top === el || el.contains(top));
+}
+""".strip()
+
 # An input a person cannot hit (a pixel or two, hidden, or covered by its own styled label,
 # as custom checkboxes and "mark all" toggles are) is operated through a visible label of its
 # own (or the orphan label beside it) that takes the click: that is what a person clicks. A
@@ -136,6 +147,7 @@ async def option_values(select: Locator, wanted: str) -> list[str]:
 # pointer events) is clicked itself. Answers the label's locator, or null.
 _STAND_IN = """
 (found) => {
+  const hits = __HITS__;
   const el = found[0];
   if (!el || el.localName !== 'input') return null;
   // Its labels, else the label right after it whose for= names nothing (a page that wrote
@@ -147,10 +159,7 @@ _STAND_IN = """
   const box = el.getBoundingClientRect();
   const style = getComputedStyle(el);
   if (box.width > 2 && box.height > 2 && style.visibility !== 'hidden') {
-    const x = box.left + box.width / 2, y = box.top + box.height / 2;
-    const root = el.getRootNode();  // a shadow root finds its own elements, not its host
-    const top = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
-    if (!top || top === el || el.contains(top)) return null;
+    if (hits(el, box.left + box.width / 2, box.top + box.height / 2)) return null;
   }
   for (const label of labels) {
     const area = label.getBoundingClientRect();
@@ -165,7 +174,7 @@ _STAND_IN = """
   }
   return null;
 }
-""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__HITS__", _HITS)
 
 
 async def _hit_target(element: Locator) -> Locator:
@@ -198,14 +207,9 @@ _POINTER = """
   if (!el || el.ownerDocument.defaultView !== window.top) return null;
   let box = el.getBoundingClientRect();
   if (!box.width || !box.height) return null;
-  const root = el.getRootNode();  // a shadow root finds its own elements, not its host
-  const finder = root.elementFromPoint ? root : document;
-  const hits = (x, y) => {
-    const top = finder.elementFromPoint(x, y);
-    return !!top && (top === el || el.contains(top));
-  };
+  const hits = __HITS__;
   const drawn = getComputedStyle(el).visibility === 'hidden';
-  if (!drawn && !hits(box.left + box.width / 2, box.top + box.height / 2)) {
+  if (!drawn && !hits(el, box.left + box.width / 2, box.top + box.height / 2)) {
     el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     box = el.getBoundingClientRect();
   }
@@ -218,11 +222,11 @@ _POINTER = """
   box = el.getBoundingClientRect();
   for (const share of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9]) {
     const x = box.left + box.width * share;
-    if (hits(x, box.top + box.height / 2)) return [x, box.top + box.height / 2, true];
+    if (hits(el, x, box.top + box.height / 2)) return [x, box.top + box.height / 2, true];
   }
   return null;
 }
-"""
+""".replace("__HITS__", _HITS)
 # Whether a press where the pointer is ([x, y]) lands on the element, waiting up to `limit` ms
 # for it to (its hover may redraw it); false at once for a disabled element, whose click
 # Playwright waits out with the reason in its log.
@@ -232,17 +236,15 @@ _HIT_AFTER_HOVER = """
   if (!el || el.disabled === true || el.closest('fieldset[disabled]')
       || el.getAttribute('aria-disabled') === 'true') { done(false); return; }
   const started = performance.now();
-  const root = el.getRootNode();  // a shadow root finds its own elements, not its host
-  const finder = root.elementFromPoint ? root : document;
+  const hits = __HITS__;
   const check = () => {
-    const top = finder.elementFromPoint(x, y);
-    if (top && (top === el || el.contains(top))) done(true);
+    if (hits(el, x, y)) done(true);
     else if (performance.now() - started > limit) done(false);
     else requestAnimationFrame(check);
   };
   check();
 })
-"""
+""".replace("__HITS__", _HITS)
 
 
 @asynccontextmanager
