@@ -143,3 +143,27 @@ def test_a_huge_stylesheet_is_read_up_to_its_caps_in_bounded_time() -> None:
          f"{MAX_MATCH_WORK:,} checks; later rules were not used"),)
     tree = {path: data.decode() for path, data in render_page(compiled).items()}
     assert tree["boilerplate/hidden.md"].splitlines()[1:] == ["Paragraph 1."]
+
+
+def test_a_formula_s_mathml_clipped_beside_its_drawing_is_read_in_place() -> None:
+    """MathJax draws a formula with stylesheet glyphs (elements without text) and clips its
+    MathML away for screen readers: that MathML is the formula's only text, so it stays in
+    content/, where a hidden paragraph beside it still does not."""
+    css = ("mjx-assistive-mml { position: absolute !important; clip: rect(1px, 1px, 1px, 1px);"
+           " overflow: hidden !important } .sr-only { display: none }")
+    body = ('<p>The roots are <mjx-container><mjx-math><mjx-mi class="mjx-i"><mjx-c></mjx-c>'
+            '</mjx-mi></mjx-math><mjx-assistive-mml><math><mi>x</mi><mo>=</mo><mn>2</mn></math>'
+            f'</mjx-assistive-mml></mjx-container> here.</p><p class="sr-only">{INJECTION}</p>')
+    out = files(page(css, body))
+    content = "\n".join(line for path, lines in out.items() if path.startswith("content/")
+                        for line in lines)
+    assert "The roots are x=2 here." in content, out
+    assert INJECTION not in content
+
+
+def test_hidden_mathml_with_no_drawing_beside_it_stays_hidden() -> None:
+    css = "mjx-assistive-mml { position: absolute; clip: rect(1px, 1px, 1px, 1px) }"
+    body = (f"<p>See <span><mjx-assistive-mml><math><mi>{INJECTION}</mi></math>"
+            "</mjx-assistive-mml></span> here.</p>")
+    out = files(page(css, body))
+    assert out["boilerplate/hidden.md"] == [INJECTION], out

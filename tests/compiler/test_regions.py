@@ -347,3 +347,25 @@ def test_a_field_labelled_by_a_kind_and_a_post_s_own_share_icon_stay_in_content(
     assert any("Tags:" in line and "text" in line for line in lines), out
     assert any("(class: share)" in line for line in lines), out
     assert "boilerplate/tags.md" not in out and "boilerplate/share.md" not in out, out
+
+
+def test_a_site_menu_inside_a_container_that_wraps_the_page_goes_to_nav_however_long() -> None:
+    """An archive menu of a page whose main container is the whole page: named as
+    navigation, all links, longer than a share bar may be: nav.md; a short list of links the
+    story names stays."""
+    months = "".join(f'<li><a href="/archive/{n}">Month {2000 + n}-11</a> ({100 + n})</li>'
+                     for n in range(150))
+    html = (f'<div class="page"><div class="story"><h1>The story</h1>{STORY}'
+            '<ul><li><a href="/report">The report</a> the story is about, in full</li></ul></div>'
+            f'<div class="well"><ul class="nav tree">{months}</ul></div></div>')
+    out = regions(html)
+    assert out["boilerplate/nav.md"][0] == "- Month 2000-11 [L0002] (100)"
+    assert len(out["boilerplate/nav.md"]) == 150
+    assert any(line.startswith("- The report") for line in content_lines(out))
+
+
+def test_a_login_wall_goes_to_promo() -> None:
+    html = (f'<article><h1>The story</h1>{STORY}<div class="wsj-snippet-login">'
+            '<span>To Read the Full Story</span> <a href="/subscribe">Subscribe</a></div></article>')
+    out = regions(html)
+    assert out["boilerplate/promo.md"] == ["To Read the Full Story Subscribe [L0001]"]

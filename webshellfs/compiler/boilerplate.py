@@ -51,6 +51,7 @@ from webshellfs.compiler.regions import (
     MORE_OF_REGIONS,
     REGION_STEMS,
     REGION_TOKENS,
+    SITE_MENU_MIN_LINKS,
     RELATED_MIN_LINK_SHARE,
     SECTION_HEADING_TAGS,
 )
@@ -344,6 +345,14 @@ def _is_table_of_contents(element: HtmlElement) -> bool:
     return bool(hrefs) and all(href.startswith("#") for href in hrefs)
 
 
+def _is_site_menu(element: HtmlElement, weights: TextWeights) -> bool:
+    """A menu of the site inside the main text container (one that wraps the whole page): named
+    as navigation, mostly links, and long (an archive's months, a category tree), whatever
+    share of the container it holds."""
+    return (weights.links.get(element, 0) >= SITE_MENU_MIN_LINKS
+            and CHROME_NAMES.region(element) == "nav" and weights.is_link_dense(element))
+
+
 def _is_teaser_block(element: HtmlElement, weights: TextWeights) -> bool:
     """Cards of other articles: a few links that carry most of the block's text."""
     return (weights.links.get(element, 0) >= TEASER_MIN_LINKS
@@ -485,9 +494,12 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     if region is None and tag in LINKS_INSIDE_MAIN_TAGS and (
             weights.is_link_dense(element) or _is_teaser_block(element, weights)
     ) and not _holds_navigation(element):
-        region = "nav" if _is_table_of_contents(element) else "related"
+        region = "nav" if _is_table_of_contents(element) or _is_site_menu(
+            element, weights) else "related"
     if region is None or region in LISTING_KEEPS and listing:
         return None
+    if region == "nav" and _is_site_menu(element, weights):
+        return region
     if region == "related" and by_heading and tag not in HEADING_PARAGRAPH_TAGS and (
             link_share(element, weights) < RELATED_MIN_LINK_SHARE):
         return None

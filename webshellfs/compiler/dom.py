@@ -208,6 +208,22 @@ def zero_font_size(style: dict[str, str]) -> bool:
     return _is_zero(style.get("font-size"))
 
 
+def is_assistive_math(element: HtmlElement) -> bool:
+    """A formula's MathML kept out of sight beside the drawing of it (MathJax draws each symbol
+    with a stylesheet glyph, elements without text, and clips the MathML away for screen
+    readers): the text of what people see drawn, so it is read where it stands, not set aside
+    as hidden. Only beside such a drawing: hidden MathML alone is hidden text like any."""
+    children = [child for child in element if isinstance(child.tag, str)]
+    if element.tag != "math" and not (
+            len(children) == 1 and children[0].tag == "math"
+            and not (element.text or "").strip() and not (children[0].tail or "").strip()):
+        return False
+    parent = element.getparent()
+    return parent is not None and any(
+        sibling is not element and isinstance(sibling.tag, str) and len(sibling)
+        and not sibling.text_content().strip() for sibling in parent)
+
+
 def visually_hidden(element: HtmlElement) -> bool:
     """On the page but not shown to people: a screen-reader-only class, an inline style that
     moves the element off-screen, shrinks it to nothing, clips it away, makes it fully

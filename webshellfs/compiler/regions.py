@@ -32,6 +32,7 @@ REGION_TOKENS = {
     "promo": "promo", "paywall": "promo", "donate": "promo", "donation": "promo", "cta": "promo",
     "simplenews": "promo", "mailchimp": "promo", "mc4wp": "promo", "spenden": "promo",
     "spende": "promo", "assinatura": "promo", "assine": "promo", "registration": "promo",
+    "login": "promo", "signin": "promo", "sign-in": "promo", "log-in": "promo",
     "comments": "comments", "comment": "comments", "disqus": "comments", "respond": "comments",
     "reply": "comments", "replies": "comments", "discussion": "comments",
     "author-box": "bio", "authorbox": "bio", "author-bio": "bio", "authorbio": "bio",
@@ -225,6 +226,9 @@ AFTER_MAIN_MAX_PROSE = 400
 BOX_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "input", "button", "select", "textarea", "img")
 AFTER_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "dl", "footer", "form",
                              "header", "nav", "center", "article"})
+# Inside the main text, a block named as navigation (`ul.nav`, `menu`) that is mostly links
+# and has at least this many is the site's menu, nav.md, however much of the text it holds.
+SITE_MENU_MIN_LINKS = 20
 # Inside the main text, cards of other articles: a block whose links (one is enough, where a
 # menu needs LINK_DENSE_MIN_LINKS) carry at least this share of its text.
 TEASER_MIN_LINKS = 1

@@ -35,7 +35,7 @@ from webshellfs.compiler.boilerplate import (
     peripheral_region,
 )
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, Emitted, PageBuilder
-from webshellfs.compiler.dom import is_hidden, plain_text, squash, visually_hidden, without_controls
+from webshellfs.compiler.dom import is_assistive_math, is_hidden, plain_text, squash, visually_hidden, without_controls
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.identity import PriorActions
 from webshellfs.compiler.parse import parse
@@ -358,10 +358,12 @@ class Walker:
     def _hides_text(self, element: HtmlElement, tag: str) -> bool:
         """Whether the element's text is hidden from people and belongs in the hidden region.
         Not a form control (see rules.HIDDEN_REGION), not a skip link (it shows on focus),
-        not what holds the main text, and not again inside the hidden region."""
+        not a formula's MathML (is_assistive_math), not what holds the main text, and not
+        again inside the hidden region."""
         return (self.region != HIDDEN_REGION and tag not in CONTROL_TAGS
                 and visually_hidden(element) and element not in self.page.main_path
-                and not (tag == "a" and is_skip_link(element)))
+                and not (tag == "a" and is_skip_link(element))
+                and not is_assistive_math(element))
 
     def _set_aside(self, element: HtmlElement, tag: str) -> bool:
         """For a visually hidden element (_hides_text): with nothing in it to act on, its text
