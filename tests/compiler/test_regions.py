@@ -369,3 +369,13 @@ def test_a_login_wall_goes_to_promo() -> None:
             '<span>To Read the Full Story</span> <a href="/subscribe">Subscribe</a></div></article>')
     out = regions(html)
     assert out["boilerplate/promo.md"] == ["To Read the Full Story Subscribe [L0001]"]
+
+
+def test_teasers_that_link_elsewhere_go_to_related_a_lead_named_teaser_stays() -> None:
+    html = (f'<article><h1>The story</h1><p class="teaser-text">The lead of this story, what it '
+            f'tells in one sentence.</p>{STORY}<div class="teaser-box"><p>Another story, '
+            'with some words on what it tells</p><a href="/other">Read it</a></div></article>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Another story, with some words on what it tells", "Read it [L0001]"]
+    assert content_lines(out)[0].startswith("The lead of this story")

@@ -42,6 +42,7 @@ from webshellfs.compiler.regions import (
     INSIDE_MAIN_TAGS,
     LINKS_INSIDE_MAIN_TAGS,
     LISTING_KEEPS,
+    LINKED_KINDS,
     LISTING_LINK_SHARE,
     TEASER_MIN_LINK_SHARE,
     TEASER_MIN_LINKS,
@@ -208,13 +209,22 @@ INSIDE_MAIN_NAMES = RegionNames(
         if r in INSIDE_MAIN_MAX_SHARE and w in INSIDE_MAIN_ONLY_WORDS.get(r, (w,))},
      **INSIDE_MAIN_EXTRA_TOKENS},
     tuple((s, r) for s, r in REGION_STEMS
-          if r in INSIDE_MAIN_MAX_SHARE and s in INSIDE_MAIN_ONLY_WORDS.get(r, (s,))),
+          if r in INSIDE_MAIN_MAX_SHARE and s in INSIDE_MAIN_ONLY_WORDS.get(r, (s,))
+          or r in LINKED_KINDS),
 )
 
 
-def named_region(element: HtmlElement) -> str | None:
+def named_region(element: HtmlElement, weights: TextWeights) -> str | None:
     """The region an element's class/id words name (`sidebar`, `relatedposts`, `sharebar`…)."""
-    return CHROME_NAMES.region(element)
+    return linked_kind(CHROME_NAMES.region(element), element, weights)
+
+
+def linked_kind(region: str | None, element: HtmlElement, weights: TextWeights) -> str | None:
+    """A kind named only for a block that links elsewhere (LINKED_KINDS) resolved: its region
+    when the block holds a link, else none."""
+    if region not in LINKED_KINDS:
+        return region
+    return LINKED_KINDS[region] if weights.links.get(element, 0) else None
 
 
 def find_main_container(body: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
@@ -456,7 +466,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     link density put it in, or None; after the main text (`after_main`) also a block with
     little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
     holds the page's title (holds_title)."""
-    region = named_region(element) or credit_region(element, weights)
+    region = named_region(element, weights) or credit_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
     if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
@@ -483,7 +493,8 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
         return None
     if element.get(OPERABLE_ATTRIBUTE):
         return None  # a post's own share icon is the post's control, not a share bar
-    region = INSIDE_MAIN_NAMES.region(element) if tag in INSIDE_MAIN_TAGS else None
+    region = (linked_kind(INSIDE_MAIN_NAMES.region(element), element, weights)
+              if tag in INSIDE_MAIN_TAGS else None)
     if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
         region = None
     if region is None:

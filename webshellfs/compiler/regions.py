@@ -75,7 +75,11 @@ REGION_STEMS = (
     ("dateline", "byline"), ("timestamp", "byline"), ("article-meta", "byline"),
     ("post-meta", "byline"), ("entry-meta", "byline"), ("reading-time", "byline"),
     ("read-time", "byline"), ("article-tools", "share"), ("print-tools", "share"),
+    ("teaser", "teaser"),
 )
+# Kinds a name gives only to a block that links elsewhere: a teaser is a card of another page
+# (related.md) when it holds a link; without one it is the article's own lead (`teaser-text`).
+LINKED_KINDS = {"teaser": "related"}
 
 # Inside the main text a block moves out only as one of these kinds, and only while it holds
 # at most this share of the main text (a share bar, not a section someone named
