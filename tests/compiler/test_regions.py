@@ -379,3 +379,18 @@ def test_teasers_that_link_elsewhere_go_to_related_a_lead_named_teaser_stays() -
     assert out["boilerplate/related.md"] == [
         "Another story, with some words on what it tells", "Read it [L0001]"]
     assert content_lines(out)[0].startswith("The lead of this story")
+
+
+def test_credit_lines_by_source_word_attribution_class_or_picture_agency_go_to_credits() -> None:
+    html = (f'<article><h1>The story</h1><figure><img src="/a.jpg" alt="A field">'
+            '<figcaption>The field in spring</figcaption>'
+            '<figcaption class="attribution">Image via a photographer</figcaption></figure>'
+            f'<p>TebNad/Shutterstock.com</p>{STORY}<p>Quelle: jorisvo / Fotolia.com</p>'
+            '<p>Shutterstock raised its prices, the agency said on Monday, for every customer of '
+            'its picture library.</p></article>')
+    out = regions(html)
+    assert out["boilerplate/credits.md"] == [
+        "Image via a photographer", "TebNad/Shutterstock.com", "Quelle: jorisvo / Fotolia.com"]
+    lines = content_lines(out)
+    assert any(line.endswith("The field in spring") for line in lines), lines
+    assert lines[-1].startswith("Shutterstock raised its prices")

@@ -46,7 +46,9 @@ from webshellfs.compiler.regions import (
     LISTING_LINK_SHARE,
     TEASER_MIN_LINK_SHARE,
     TEASER_MIN_LINKS,
+    MAX_AGENCY_LINE_CHARS,
     MAX_CREDIT_CHARS,
+    PICTURE_AGENCIES,
     MAX_HEADING_CHARS,
     MORE_OF_MAX_WORDS,
     MORE_OF_REGIONS,
@@ -453,11 +455,17 @@ def holds_title(element: HtmlElement, weights: TextWeights) -> bool:
 
 
 def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
-    """"credits" for a short credit line ("Foto: …", "Bild via …", "© …"), else None. An
-    image's caption itself stays where it is: it describes the article's picture."""
-    if element.tag not in CREDIT_TAGS or not 0 < weights.text.get(element, 0) <= MAX_CREDIT_CHARS:
+    """"credits" for a short credit line ("Foto: …", "Bild via …", "© …", a picture agency's
+    name), else None. An image's caption itself stays where it is: it describes the article's
+    picture."""
+    size = weights.text.get(element, 0)
+    if element.tag not in CREDIT_TAGS or not 0 < size <= MAX_CREDIT_CHARS:
         return None
-    return "credits" if squash(element.text_content()).lower().startswith(CREDIT_PREFIXES) else None
+    text = squash(element.text_content()).lower()
+    if text.startswith(CREDIT_PREFIXES) or size <= MAX_AGENCY_LINE_CHARS and any(
+            agency in text for agency in PICTURE_AGENCIES):
+        return "credits"
+    return None
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,

@@ -54,7 +54,7 @@ REGION_TOKENS = {
     "post-category": "tags", "post-categories": "tags", "entry-categories": "tags",
     "article-category": "tags",
     "credit": "credits", "credits": "credits", "photo-credit": "credits",
-    "image-credit": "credits", "img-metadata": "credits",
+    "image-credit": "credits", "img-metadata": "credits", "attribution": "credits",
     "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
     "adv": "ads", "anzeige": "ads", "werbung": "ads", "disclosure": "ads",
     "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
@@ -116,9 +116,16 @@ CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via"
                    "photos:", "photo by", "photo credit", "image:", "image credit", "imagen:",
                    "credit:", "credits:", "crédito:", "crédits photo", "bildquelle",
                    "fotoquelle", "beitragsbild", "©", "(c) ", "fot.", "(foto:", "(bild:",
-                   "(photo:", "(crédito:", "(imagen:", "(fotos:")
+                   "(photo:", "(crédito:", "(imagen:", "(fotos:", "quelle:", "bildnachweis",
+                   "image via", "photo via", "fotocredit")
 CREDIT_TAGS = frozenset({"p", "span", "div", "small", "figcaption", "cite"})
 MAX_CREDIT_CHARS = 120
+# A line this short naming a picture agency ("TebNad/Shutterstock.com", "Getty Images") is a
+# credit line too, whatever it opens with.
+PICTURE_AGENCIES = ("shutterstock", "getty images", "gettyimages", "fotolia", "istock",
+                    "adobe stock", "unsplash", "picture alliance", "picture-alliance",
+                    "imago images")
+MAX_AGENCY_LINE_CHARS = 60
 
 # Headings that name a block's kind, in the languages of the pages we read most (English,
 # German, Spanish, French, Polish, Italian, Portuguese, Dutch). A block whose first short text
