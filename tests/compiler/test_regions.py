@@ -394,3 +394,14 @@ def test_credit_lines_by_source_word_attribution_class_or_picture_agency_go_to_c
     lines = content_lines(out)
     assert any(line.endswith("The field in spring") for line in lines), lines
     assert lines[-1].startswith("Shutterstock raised its prices")
+
+
+def test_a_slideshow_s_control_panel_repeating_its_caption_goes_to_popup() -> None:
+    caption = "The minister, left, shakes hands with his guest before their meeting on Tuesday."
+    html = (f'<article><h1>The story</h1><div class="gallery"><ul><li><img src="/1.jpg" alt="">'
+            f'<div class="caption">{caption}</div></li></ul><div class="control-panel">'
+            f'<div class="slide-count">Image 1 of 8</div><div class="caption">{caption}</div>'
+            f'</div></div>{STORY}</article>')
+    out = regions(html)
+    assert out["boilerplate/popup.md"] == ["Image 1 of 8", caption]
+    assert sum(caption in line for line in content_lines(out)) == 1

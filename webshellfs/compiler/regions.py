@@ -58,6 +58,7 @@ REGION_TOKENS = {
     "ad": "ads", "ads": "ads", "advert": "ads", "advertisement": "ads", "sponsored": "ads",
     "adv": "ads", "anzeige": "ads", "werbung": "ads", "disclosure": "ads",
     "modal": "popup", "popup": "popup", "overlay": "popup", "dialog": "popup", "lightbox": "popup",
+    "control-panel": "popup", "slide-count": "popup",
 }
 
 # Word parts that name the same regions when sites glue words together (`relatedposts`,
@@ -100,7 +101,7 @@ INSIDE_MAIN_ONLY_WORDS = {
     "nav": frozenset({"toc", "breadcrumb", "breadcrumbs", "pagination", "navbar", "menubar",
                       "navigation"}),
     "aside": frozenset({"sidebar"}),
-    "popup": frozenset({"overlay", "lightbox", "modal"}),
+    "popup": frozenset({"overlay", "lightbox", "modal", "control-panel", "slide-count"}),
 }
 INSIDE_MAIN_EXTRA_TOKENS = {"copyright": "credits"}
 INSIDE_MAIN_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "figure", "footer",
