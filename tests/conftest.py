@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.live_site import LiveSite
 from tests.site import FixtureSite
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -52,6 +53,15 @@ def site() -> Iterator[FixtureSite]:
     server = FixtureSite().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveSite]:
+    """The live site (tests/browser/live_site.py: fixtures/site/live/ and the routes that need
+    a server) on 127.0.0.1, one per module, so its request log is that module's alone."""
+    server = LiveSite()
+    yield server
+    server.close()
 
 
 @pytest.fixture(scope="session")

@@ -24,13 +24,6 @@ MAX_TABS = 3  # small, so a test reaches the pool's cap
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     chromium = chromium_path()
     require(chromium is not None, "Chromium")

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -39,13 +39,6 @@ SESSION_TIMEOUT = 240  # seconds for one client session: the machine is shared a
 EXIT_TIMEOUT = 30
 
 Body = Callable[[Client], Awaitable[None]]
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
 
 
 def server_args(cache: Path, *options: str) -> list[str]:

@@ -11,7 +11,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -217,13 +217,6 @@ def test_a_long_path_still_takes_commands(new_served: Serve, tmp_path: Path) -> 
 
 def test_a_wrong_request_is_refused(served: ServedDirectory) -> None:
     assert request_over(served.path / ".ctl", b"hello")[0] == errno.EINVAL
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
 
 
 def test_a_live_page_is_acted_on_through_webshell(new_served: Serve, live: LiveSite) -> None:

@@ -23,13 +23,6 @@ from webshellfs.errors import CommandSyntaxError
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
 def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
     with browser_mount(tmp_path_factory.mktemp("gestures")) as m:
         yield m

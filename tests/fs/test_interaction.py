@@ -22,13 +22,6 @@ UPLOAD_TEXT = b"quarterly figures\n"
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
 def uploads(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("uploads")
     (folder / "notes.txt").write_bytes(UPLOAD_TEXT)

@@ -25,13 +25,6 @@ CTL_TIMEOUT = 180
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
 def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
     with browser_mount(tmp_path_factory.mktemp("live")) as mounted:
         yield mounted

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,13 +16,6 @@ from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path, fuse_available, require
 from tests.fs.conftest import Mount, sh
 from tests.fs.test_live import ctl, opened, result_page
-
-
-@pytest.fixture
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
 
 
 @pytest.fixture

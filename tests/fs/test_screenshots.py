@@ -24,13 +24,6 @@ VIEWPORT = (1280, 720)  # Playwright's default page size
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
 def mount(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mount]:
     with browser_mount(tmp_path_factory.mktemp("screenshots")) as mounted:
         yield mounted

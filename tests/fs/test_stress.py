@@ -11,12 +11,10 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pytest
 
 from tests.browser.live_site import LiveSite
 from tests.conftest import chromium_path, require
@@ -132,13 +130,6 @@ def _write_index(path: Path, site: FixtureSite) -> None:
         rows += [f"{site.url(f'/generated?n=t{topic}-{k}')}\tTopic {topic} page {k}\t"
                  f"Page {k} on topic {topic}.\tstress{topic}" for k in range(3)]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveSite]:
-    server = LiveSite()
-    yield server
-    server.close()
 
 
 def test_a_longer_run_with_retrieve_and_execute_answers_every_command_and_loses_nothing(
