@@ -405,3 +405,17 @@ def test_a_slideshow_s_control_panel_repeating_its_caption_goes_to_popup() -> No
     out = regions(html)
     assert out["boilerplate/popup.md"] == ["Image 1 of 8", caption]
     assert sum(caption in line for line in content_lines(out)) == 1
+
+
+def test_a_styled_title_of_other_stories_heads_the_teasers_after_it_an_ad_label_does_not() -> None:
+    teasers = "".join(f'<div class="card"><a href="/s{n}">Story {n} of the site</a>'
+                      f'<div>One line on story {n}.</div></div>' for n in range(3))
+    html = (f'<article><h1>The story</h1>{PARAGRAPHS[0]}<div class="label">Advertisement</div>'
+            f'{"".join(PARAGRAPHS[1:])}<div class="box-title"><b>Top stories</b></div>{teasers}'
+            '</article>')
+    out = regions(html)
+    assert out["boilerplate/related.md"][:3] == [
+        "Top stories", "Story 0 of the site [L0001]", "One line on story 0."]
+    assert len(out["boilerplate/related.md"]) == 7
+    assert [line for line in content_lines(out) if line.startswith("Paragraph")] == [
+        p[3:-4] for p in PARAGRAPHS]

@@ -57,6 +57,8 @@ from webshellfs.compiler.regions import (
     SITE_MENU_MIN_LINKS,
     RELATED_MIN_LINK_SHARE,
     SECTION_HEADING_TAGS,
+    TITLE_BLOCK_KINDS,
+    TITLE_BLOCK_TAGS,
 )
 from webshellfs.compiler.rules import (
     ARTICLE_LEAD,
@@ -541,7 +543,9 @@ def heading_sections(main: HtmlElement, weights: TextWeights,
     be mostly links, and stays on a listing page."""
     sections: dict[HtmlElement, str] = {}
     main_prose = weights.prose.get(main, 0)
-    for heading in main.iter("h1", *SECTION_HEADING_TAGS):
+    headings = [*main.iter("h1", *SECTION_HEADING_TAGS),
+                *(e for e in main.iter(*TITLE_BLOCK_TAGS) if _is_title_block(e, weights))]
+    for heading in headings:
         if heading in sections or heading.tag == "h1" and holds_title(heading, weights):
             continue
         region = heading_region(heading, weights) or _more_of_region(heading)
@@ -556,6 +560,15 @@ def heading_sections(main: HtmlElement, weights: TextWeights,
         for member in members:
             sections.setdefault(member, region)
     return sections
+
+
+def _is_title_block(element: HtmlElement, weights: TextWeights) -> bool:
+    """A block that is only the title of a box of other pages ("Top stories" in a styled
+    <div>), no heading element: it heads a section as an <h6> would (TITLE_BLOCK_KINDS)."""
+    text = weights.text.get(element, 0)
+    return (0 < text <= MAX_HEADING_CHARS and not weights.links.get(element, 0)
+            and next(element.iter(*BLOCK_TAGS), element) is element
+            and heading_region(element, weights) in TITLE_BLOCK_KINDS)
 
 
 def _more_of_region(heading: HtmlElement) -> str | None:
@@ -577,7 +590,8 @@ def _section_of(heading: HtmlElement, main: HtmlElement, weights: TextWeights) -
         if parent is None or parent is main or weights.text.get(parent, 0) != heading_text:
             break
         block = parent
-    higher = ("h1", *SECTION_HEADING_TAGS)[:int(heading.tag[1])]
+    level = int(heading.tag[1]) if heading.tag in SECTION_HEADING_TAGS else len(SECTION_HEADING_TAGS) + 1
+    higher = ("h1", *SECTION_HEADING_TAGS)[:level]
     members = [block]
     for sibling in block.itersiblings():
         if not isinstance(sibling.tag, str):

@@ -220,6 +220,11 @@ HEADING_PARAGRAPH_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
 # at most INSIDE_MAIN_MAX_SHARE of the main text (a page whose content sits under such a
 # heading keeps it). An <h1> is the page's title, not a section's.
 SECTION_HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
+# A block of these that is only the title of a list of other pages ("Top stories") heads a
+# section too; not of the other kinds: an ad slot's "Advertisement" label sits anywhere in a
+# story, with the story going on after it.
+TITLE_BLOCK_TAGS = ("div", "p")
+TITLE_BLOCK_KINDS = frozenset({"related"})
 # A heading is short: the first text of the block, up to this many characters.
 MAX_HEADING_CHARS = 60
 # A list of other articles is mostly links: inside the main text, a block headed "related"
