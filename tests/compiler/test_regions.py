@@ -419,3 +419,15 @@ def test_a_styled_title_of_other_stories_heads_the_teasers_after_it_an_ad_label_
     assert len(out["boilerplate/related.md"]) == 7
     assert [line for line in content_lines(out) if line.startswith("Paragraph")] == [
         p[3:-4] for p in PARAGRAPHS]
+
+
+def test_a_short_article_is_no_listing_its_box_of_further_links_goes_to_related() -> None:
+    html = ('<div class="detail"><h1>The story</h1><p>A short news item of two sentences, '
+            'which says what happened on Monday. The rest is in the report.</p>'
+            '<p>The council meets again in spring, and will decide then on the plan for the '
+            'harbour and its quays, the mayor said.</p>'
+            '<div class="box"><div class="box-head">Weiterführender Link</div>'
+            '<a href="/report">The council report on the harbour plan</a></div></div>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "Weiterführender Link", "The council report on the harbour plan [L0001]"]

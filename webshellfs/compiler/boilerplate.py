@@ -57,6 +57,7 @@ from webshellfs.compiler.regions import (
     SITE_MENU_MIN_LINKS,
     RELATED_MIN_LINK_SHARE,
     SECTION_HEADING_TAGS,
+    SHORT_LISTING_LINK_SHARE,
     TITLE_BLOCK_KINDS,
     TITLE_BLOCK_TAGS,
 )
@@ -314,8 +315,8 @@ def is_skip_link(element: HtmlElement) -> bool:
 
 
 def is_listing(main: HtmlElement, weights: TextWeights) -> bool:
-    """A main text that is a listing (a home page, a search page): little prose, or mostly
-    links, not counting a sidebar the main text container holds (its link lists say nothing
+    """A main text that is a listing (a home page, a search page): mostly links, or little
+    prose with a fair share of links, not counting a sidebar the main text container holds (its link lists say nothing
     about the article beside them). Its lists of other articles are its content, so they
     stay."""
     prose = weights.prose.get(main, 0)
@@ -323,7 +324,8 @@ def is_listing(main: HtmlElement, weights: TextWeights) -> bool:
     for sidebar in _sidebars_in(main):
         prose -= weights.prose.get(sidebar, 0)
         total -= weights.text.get(sidebar, 0)
-    return prose < ARTICLE_MIN_PROSE or total - prose > LISTING_LINK_SHARE * total
+    return (prose < ARTICLE_MIN_PROSE and total - prose > SHORT_LISTING_LINK_SHARE * total
+            or total - prose > LISTING_LINK_SHARE * total)
 
 
 def _sidebars_in(main: HtmlElement) -> list[HtmlElement]:

@@ -250,7 +250,10 @@ SITE_MENU_MIN_LINKS = 20
 # menu needs LINK_DENSE_MIN_LINKS) carry at least this share of its text.
 TEASER_MIN_LINKS = 1
 TEASER_MIN_LINK_SHARE = 0.6
-# Below this much prose outside links, or with links making up more than this share of its
-# text, the main container is a listing (a home page, a search page): its lists stay content.
+# With links making up more than LISTING_LINK_SHARE of its text, or below this much prose
+# outside links and links more than SHORT_LISTING_LINK_SHARE, the main container is a listing
+# (a home page, a search page): its lists stay content. A short article with a box of links
+# under it is not one.
 ARTICLE_MIN_PROSE = 500
 LISTING_LINK_SHARE = 0.5
+SHORT_LISTING_LINK_SHARE = 0.3
