@@ -431,3 +431,17 @@ def test_a_short_article_is_no_listing_its_box_of_further_links_goes_to_related(
     out = regions(html)
     assert out["boilerplate/related.md"] == [
         "Weiterführender Link", "The council report on the harbour plan [L0001]"]
+
+
+def test_a_contact_line_a_call_to_share_or_to_sign_up_have_their_files() -> None:
+    html = (f'<article><h1>The story</h1>{STORY}<p>Write to Jane Doe at jane@paper.test</p>'
+            '<p>Like this story? Share it with a friend!</p>'
+            '<p>Get breaking news in your browser. Click here to turn on notifications.</p>'
+            '<p>Write to the council before Friday, the mayor asked residents who want a say '
+            'in the plan for the harbour and its quays.</p></article>')
+    out = regions(html)
+    assert out["boilerplate/bio.md"] == ["Write to Jane Doe at jane@paper.test"]
+    assert out["boilerplate/share.md"] == ["Like this story? Share it with a friend!"]
+    assert out["boilerplate/promo.md"] == [
+        "Get breaking news in your browser. Click here to turn on notifications."]
+    assert content_lines(out)[-1].startswith("Write to the council before Friday")

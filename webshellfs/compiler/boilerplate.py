@@ -40,6 +40,7 @@ from webshellfs.compiler.regions import (
     INSIDE_MAIN_EXTRA_TOKENS,
     INSIDE_MAIN_ONLY_WORDS,
     INSIDE_MAIN_TAGS,
+    LINE_PREFIXES,
     LINKS_INSIDE_MAIN_TAGS,
     LISTING_KEEPS,
     LINKED_KINDS,
@@ -50,6 +51,7 @@ from webshellfs.compiler.regions import (
     MAX_CREDIT_CHARS,
     PICTURE_AGENCIES,
     MAX_HEADING_CHARS,
+    MAX_PREFIXED_LINE_CHARS,
     MORE_OF_MAX_WORDS,
     MORE_OF_REGIONS,
     REGION_STEMS,
@@ -458,10 +460,11 @@ def holds_title(element: HtmlElement, weights: TextWeights) -> bool:
     return title is not None and (title is element or element in title.iterancestors())
 
 
-def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
+def line_region(element: HtmlElement, weights: TextWeights) -> str | None:
     """"credits" for a short credit line ("Foto: …", "Bild via …", "© …", a picture agency's
-    name), else None. An image's caption itself stays where it is: it describes the article's
-    picture."""
+    name), or the kind a short line's opening names (LINE_PREFIXES: "Write to … at …" is
+    "bio"), else None. An image's caption itself stays where it is: it describes the
+    article's picture."""
     size = weights.text.get(element, 0)
     if element.tag not in CREDIT_TAGS or not 0 < size <= MAX_CREDIT_CHARS:
         return None
@@ -469,7 +472,10 @@ def credit_region(element: HtmlElement, weights: TextWeights) -> str | None:
     if text.startswith(CREDIT_PREFIXES) or size <= MAX_AGENCY_LINE_CHARS and any(
             agency in text for agency in PICTURE_AGENCIES):
         return "credits"
-    return None
+    if size > MAX_PREFIXED_LINE_CHARS:
+        return None
+    return next((kind for kind, prefixes in LINE_PREFIXES.items() if text.startswith(prefixes)),
+                None)
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
@@ -478,7 +484,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     link density put it in, or None; after the main text (`after_main`) also a block with
     little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
     holds the page's title (holds_title)."""
-    region = named_region(element, weights) or credit_region(element, weights)
+    region = named_region(element, weights) or line_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
     if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
@@ -510,7 +516,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
         region = None
     if region is None:
-        region = credit_region(element, weights)
+        region = line_region(element, weights)
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)

@@ -121,6 +121,19 @@ CREDIT_PREFIXES = ("foto:", "fotos:", "foto via", "bild:", "bilder:", "bild via"
                    "image via", "photo via", "fotocredit")
 CREDIT_TAGS = frozenset({"p", "span", "div", "small", "figcaption", "cite"})
 MAX_CREDIT_CHARS = 120
+# Other short lines that say what they are by how they open (lower-case): an author's
+# contact line under the story, a call to share it or to sign up. A line of CREDIT_TAGS of at
+# most MAX_PREFIXED_LINE_CHARS characters (a longer one is a sentence of the story: "Write to
+# the council before Friday, the mayor asked …").
+MAX_PREFIXED_LINE_CHARS = 90
+LINE_PREFIXES = {
+    "bio": ("write to ", "reach the reporter", "contact the reporter", "contact the author",
+            "email the author", "you can reach ", "follow the author"),
+    "share": ("like this story? share", "share this story", "share this article",
+              "share it with"),
+    "promo": ("get breaking news", "sign up for our", "subscribe to our", "click here to subscribe",
+              "click here to sign up"),
+}
 # A line this short naming a picture agency ("TebNad/Shutterstock.com", "Getty Images") is a
 # credit line too, whatever it opens with.
 PICTURE_AGENCIES = ("shutterstock", "getty images", "gettyimages", "fotolia", "istock",
