@@ -445,3 +445,11 @@ def test_a_contact_line_a_call_to_share_or_to_sign_up_have_their_files() -> None
     assert out["boilerplate/promo.md"] == [
         "Get breaking news in your browser. Click here to turn on notifications."]
     assert content_lines(out)[-1].startswith("Write to the council before Friday")
+
+
+def test_a_call_for_comments_heads_the_comments_section() -> None:
+    html = (f'<article><h1>The story</h1>{STORY}<h3>Tell us what YOU think...</h3>'
+            '<p>Jane wrote: a fine review, I bought the book.</p></article>')
+    out = regions(html)
+    assert out["boilerplate/comments.md"] == [
+        "Tell us what YOU think...", "Jane wrote: a fine review, I bought the book."]

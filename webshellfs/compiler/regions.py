@@ -187,7 +187,10 @@ HEADING_REGIONS = {
         "schreibe einen kommentar", "diskussion", "leserkommentare", "comentarios",
         "deja un comentario", "commentaires", "laisser un commentaire", "komentarze",
         "dodaj komentarz", "commenti", "reacties", "so können sie kommentieren",
-        "kommentar von", "comment by",
+        "kommentar von", "comment by", "tell us what you think", "join the discussion",
+        "join the conversation", "have your say", "add a comment", "post a comment",
+        "write a comment", "diskutieren sie mit", "ihre meinung", "deine meinung",
+        "kommentieren",
     ),
     "promo": (
         "newsletter", "subscribe", "sign up for our newsletter", "abonnieren",
