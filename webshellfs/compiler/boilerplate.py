@@ -575,7 +575,7 @@ def _is_title_block(element: HtmlElement, weights: TextWeights) -> bool:
     <div>), no heading element: it heads a section as an <h6> would (TITLE_BLOCK_KINDS)."""
     text = weights.text.get(element, 0)
     return (0 < text <= MAX_HEADING_CHARS and not weights.links.get(element, 0)
-            and next(element.iter(*BLOCK_TAGS), element) is element
+            and next(element.iterdescendants(*BLOCK_TAGS), None) is None
             and heading_region(element, weights) in TITLE_BLOCK_KINDS)
 
 
