@@ -28,6 +28,7 @@ from webshellfs.compiler.regions import (
     AFTER_MAIN_MAX_PROSE,
     AFTER_MAIN_TAGS,
     BOX_TAGS,
+    AROUND_MAIN_LEVELS,
     ARTICLE_MIN_PROSE,
     CREDIT_PREFIXES,
     CREDIT_TAGS,
@@ -479,23 +480,41 @@ def line_region(element: HtmlElement, weights: TextWeights) -> str | None:
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
-                      after_main: bool = False) -> str | None:
+                      main: HtmlElement, after_main: bool = False) -> str | None:
     """For an element outside the main text: the region its class/id words, its heading or its
-    link density put it in, or None; after the main text (`after_main`) also a block with
-    little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
-    holds the page's title (holds_title)."""
+    link density put it in, or None; after the main text (`after_main`), or before it in the
+    page's chrome away from the article (_far_from), also a block with little prose of its
+    own (a box, a teaser, a byline strip, a news ticker), as "aside". Never a block that holds
+    the page's title (holds_title)."""
     region = named_region(element, weights) or line_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
-    if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
-            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE
-            and _is_box(element, weights)):
+    if region is None and after_main and _is_side_box(element, weights, listing):
         region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
+    if region is None and _far_from(element, main) and _is_side_box(element, weights, listing):
+        region = "aside"
     if region is not None and holds_title(element, weights):
         return None
     return region
+
+
+def _is_side_box(element: HtmlElement, weights: TextWeights, listing: bool) -> bool:
+    """A box beside the main text rather than more of it: little prose of its own, and links,
+    a heading, an image or a form control (_is_box); never on a listing page."""
+    return (not listing and element.tag in AFTER_MAIN_TAGS
+            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE
+            and _is_box(element, weights))
+
+
+def _far_from(element: HtmlElement, main: HtmlElement) -> bool:
+    """Whether a block before the main text sits outside the part of the page around it (the
+    main container's grandparent): page chrome, not the article's own header, lead or picture."""
+    around = main
+    for _ in range(AROUND_MAIN_LEVELS):
+        around = around.getparent() if around is not None else None
+    return around is None or not any(a is around for a in element.iterancestors())
 
 
 def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,

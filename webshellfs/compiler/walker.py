@@ -397,7 +397,7 @@ class Walker:
         if self.in_main:
             return page.sections.get(element) or minor_region(
                 element, page.weights, page.main, page.listing)
-        return peripheral_region(element, page.weights, page.listing, self.after_main)
+        return peripheral_region(element, page.weights, page.listing, page.main, self.after_main)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
