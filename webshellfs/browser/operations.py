@@ -159,7 +159,10 @@ _STAND_IN = """
   const box = el.getBoundingClientRect();
   const style = getComputedStyle(el);
   if (box.width > 2 && box.height > 2 && style.visibility !== 'hidden') {
-    if (hits(el, box.left + box.width / 2, box.top + box.height / 2)) return null;
+    // Out of the window nothing is hit there: the input itself, which the click scrolls to.
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const inView = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight;
+    if (!inView || hits(el, x, y)) return null;
   }
   for (const label of labels) {
     const area = label.getBoundingClientRect();
