@@ -25,6 +25,9 @@ SESSION_TOKEN = "s3ss10n-alice"
 PASSWORD = "secret"
 # What /export sends as an attachment (a download, not a page).
 EXPORT_CSV = b"order,item,total\n1001,Trail shoe,45 EUR\n1002,Rain jacket,80 EUR\n"
+# What /slow-image sends: a 14-pixel icon, like the one a hover swaps in.
+SLOW_ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" width="14" height="14">'
+             b'<rect width="14" height="14" fill="#36c"/></svg>')
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -46,6 +49,7 @@ class _Handler(SimpleHTTPRequestHandler):
             "/redirect": self._redirect,
             "/export": self._export,
             "/slow": self._slow,
+            "/slow-image": self._slow_image,
         }
         route = routes.get(parts.path)
         if parts.path.startswith("/hostile/"):
@@ -118,6 +122,11 @@ class _Handler(SimpleHTTPRequestHandler):
         time.sleep(0.5)
         self._send(HTTPStatus.OK, "text/html; charset=utf-8",
                    page_html("Slow answer", "<p>Worth the wait.</p>"))
+
+    def _slow_image(self, query: dict[str, list[str]]) -> None:
+        """An icon that takes `delay` seconds to arrive (a hover image still loading)."""
+        time.sleep(float(query.get("delay", ["0.3"])[0]))
+        self._send(HTTPStatus.OK, "image/svg+xml", SLOW_ICON)
 
     def _export(self, query: dict[str, list[str]]) -> None:
         self.send_response(HTTPStatus.OK)

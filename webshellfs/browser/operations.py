@@ -231,8 +231,11 @@ _POINTER = """
 }
 """.replace("__HITS__", _HITS)
 # Whether a press where the pointer is ([x, y]) lands on the element, waiting up to `limit` ms
-# for it to (its hover may redraw it); false at once for a disabled element, whose click
-# Playwright waits out with the reason in its log.
+# for it to (its hover may redraw it): it must be hit with the same box at two frames running,
+# since a hover's redraw may come a frame after the pointer (an icon swapping in an image not
+# yet loaded loses its width, and a press then comes down on it and goes up on what is under
+# it). False at once for a disabled element, whose click Playwright waits out with the reason
+# in its log.
 _HIT_AFTER_HOVER = """
 (found, [limit, x, y]) => new Promise((done) => {
   const el = found[0];
@@ -240,10 +243,13 @@ _HIT_AFTER_HOVER = """
       || el.getAttribute('aria-disabled') === 'true') { done(false); return; }
   const started = performance.now();
   const hits = __HITS__;
+  let seen = null;  // the box at the last frame the press would have landed
   const check = () => {
-    if (hits(el, x, y)) done(true);
+    const box = el.getBoundingClientRect();
+    const now = hits(el, x, y) ? [box.left, box.top, box.width, box.height].join() : null;
+    if (now !== null && now === seen) done(true);
     else if (performance.now() - started > limit) done(false);
-    else requestAnimationFrame(check);
+    else { seen = now; requestAnimationFrame(check); }
   };
   check();
 })
