@@ -188,16 +188,22 @@ async def _hit_target(element: Locator) -> Locator:
     return element.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, str(label)))
 
 
-# The pointer travels to the element as a person's does, through points on the way: a menu
-# that ignores the first item the pointer enters (jQuery UI's autocomplete, until the next
-# mouse move) then takes the one it lands on, even when it opened under the pointer (two
-# steps from there were not enough: the first already landed on an item).
+# When the pointer (where the last click left it) is already over the list or menu the
+# element is in, on another of its items, it travels to the element as a person's does, through points on the way: a menu that
+# ignores the first item the pointer enters (jQuery UI's autocomplete, until the next mouse
+# move) then takes the one it lands on, even when it opened under the pointer (two steps from
+# there were not enough: the first already landed on an item). From anywhere else it goes in
+# one move, which enters the element first: each move waits for a frame of the page (about
+# 17 ms), and five were most of a click's time.
 POINTER_STEPS = 5
+# The lists and menus that decide it: the element's closest one of these.
+LISTS = "ul, ol, [role=listbox], [role=menu], [role=menubar], [role=tree], [role=grid]"
 # After the pointer arrives, how long a click waits for the element to be what a click at its
 # centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
 # no box for a moment, and the click would land on what is under it).
 HOVER_SETTLE_MS = 500
-# Where the pointer goes: [x, y, drawn], after scrolling the element into view when a click at
+# Where the pointer goes: [x, y, drawn, travel] (travel: the pointer is over another item of
+# the element's list or menu: POINTER_STEPS), after scrolling the element into view when a click at
 # its centre would not reach it (out of the window, or cut off by a scrolling box: the pointer
 # must hover it where it will be clicked, since a hover that swaps an icon's image moves what
 # is under the pointer). Most elements: their centre; null when it has no box. An element
@@ -217,19 +223,24 @@ _POINTER = """
     box = el.getBoundingClientRect();
   }
   const y = box.top + box.height / 2;
+  // Where the last click left the pointer (window.__wsfsPointer, set by _HIT_AFTER_HOVER).
+  const list = el.closest('__LISTS__');
+  const at = window.__wsfsPointer;
+  const under = list && at ? document.elementFromPoint(at[0], at[1]) : null;
+  const travel = !!under && list.contains(under) && under !== el && !el.contains(under);
   if (!drawn) {
     const x = box.left + box.width / 2;
-    return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y, false] : null;
+    return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y, false, travel] : null;
   }
   el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
   box = el.getBoundingClientRect();
   for (const share of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9]) {
     const x = box.left + box.width * share;
-    if (hits(el, x, box.top + box.height / 2)) return [x, box.top + box.height / 2, true];
+    if (hits(el, x, box.top + box.height / 2)) return [x, box.top + box.height / 2, true, travel];
   }
   return null;
 }
-""".replace("__HITS__", _HITS)
+""".replace("__HITS__", _HITS).replace("__LISTS__", LISTS)
 # Whether a press where the pointer is ([x, y]) lands on the element, waiting up to `limit` ms
 # for it to (its hover may redraw it): it must be hit with the same box at two frames running,
 # since a hover's redraw may come a frame after the pointer (an icon swapping in an image not
@@ -241,6 +252,7 @@ _HIT_AFTER_HOVER = """
   const el = found[0];
   if (!el || el.disabled === true || el.closest('fieldset[disabled]')
       || el.getAttribute('aria-disabled') === 'true') { done(false); return; }
+  window.__wsfsPointer = [x, y];
   const started = performance.now();
   const hits = __HITS__;
   let seen = null;  // the box at the last frame the press would have landed
@@ -284,9 +296,9 @@ async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
     page = element.page
     pointer = await element.evaluate_all(_POINTER)  # evaluate_all: no waiting, one round trip
     if pointer is not None:
-        x, y, drawn = pointer
+        x, y, drawn, travel = pointer
         async with raw_input(timeout, "the pointer's move to the element"):
-            await page.mouse.move(x, y, steps=POINTER_STEPS)
+            await page.mouse.move(x, y, steps=POINTER_STEPS if travel else 1)
         if drawn or await element.evaluate_all(_HIT_AFTER_HOVER, [HOVER_SETTLE_MS, x, y]):
             async with raw_input(timeout, "a press"):
                 await page.mouse.down()
