@@ -479,3 +479,12 @@ def test_a_click_waits_for_the_box_a_hover_redraws(mount: Mount, live: LiveSite)
     menu = act(mount, f"execute {page} {icon.group(1)}")
     assert grep(mount, menu, "Share via DM"), sh(f"cat {mount.path}/{menu}/content/*.md").stdout
     assert not grep(mount, menu, "Opened the post")
+
+
+def test_a_button_partly_covered_is_pressed_where_it_shows(mount: Mount, live: LiveSite) -> None:
+    """Another button lies over the middle of ONE: a person presses the part of ONE they see,
+    and so does the click (the first point of its box, from the middle out, where a press
+    lands on it)."""
+    page = opened(mount, live, "/scripted/overlap.html")
+    pressed = act(mount, f"execute {page} {address(mount, page, 'ONE')}")
+    assert grep(mount, pressed, "Pressed ONE."), sh(f"cat {mount.path}/{pressed}/content/*.md").stdout

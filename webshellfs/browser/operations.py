@@ -198,17 +198,21 @@ async def _hit_target(element: Locator) -> Locator:
 POINTER_STEPS = 5
 # The lists and menus that decide it: the element's closest one of these.
 LISTS = "ul, ol, [role=listbox], [role=menu], [role=menubar], [role=tree], [role=grid]"
-# After the pointer arrives, how long a click waits for the element to be what a click at its
-# centre lands on: a page may redraw on hover (an icon whose :hover image is still loading has
+# After the pointer arrives, how long a click waits for a press where it is to land on the
+# element: a page may redraw on hover (an icon whose :hover image is still loading has
 # no box for a moment, and the click would land on what is under it).
 HOVER_SETTLE_MS = 500
 # Where the pointer goes: [x, y, drawn, travel] (travel: the pointer is over another item of
 # the element's list or menu: POINTER_STEPS), after scrolling the element into view when a click at
 # its centre would not reach it (out of the window, or cut off by a scrolling box: the pointer
 # must hover it where it will be clicked, since a hover that swaps an icon's image moves what
-# is under the pointer). Most elements: their centre; null when it has no box. An element
-# hidden by visibility whose ::before/::after words are shown (the capture took them as its
-# text): drawn, at the first point along its middle line where a click lands on it.
+# is under the pointer). Most elements: their centre, or, where something else covers the
+# centre, the first point of their box (from the middle outwards, POINTER_SHARES) where a
+# press lands on them, as a person presses the part they see; the centre still when none
+# does (the click then says what covers it). Null when it has no box. An element hidden by
+# visibility whose ::before/::after words are shown (the capture took them as its text): drawn,
+# at the first point along its middle line where a press lands on it.
+POINTER_SHARES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9)
 _POINTER = """
 (found) => {
   const el = found[0];
@@ -217,30 +221,39 @@ _POINTER = """
   let box = el.getBoundingClientRect();
   if (!box.width || !box.height) return null;
   const hits = __HITS__;
+  const shares = [__SHARES__];
+  const firstHit = (box, ys) => {
+    for (const sy of ys) {
+      for (const sx of shares) {
+        const x = box.left + box.width * sx, y = box.top + box.height * sy;
+        if (hits(el, x, y)) return [x, y];
+      }
+    }
+    return null;
+  };
   const drawn = getComputedStyle(el).visibility === 'hidden';
   if (!drawn && !hits(el, box.left + box.width / 2, box.top + box.height / 2)) {
     el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     box = el.getBoundingClientRect();
   }
-  const y = box.top + box.height / 2;
   // Where the last click left the pointer (window.__wsfsPointer, set by _HIT_AFTER_HOVER).
   const list = el.closest('__LISTS__');
   const at = window.__wsfsPointer;
   const under = list && at ? document.elementFromPoint(at[0], at[1]) : null;
   const travel = !!under && list.contains(under) && under !== el && !el.contains(under);
   if (!drawn) {
-    const x = box.left + box.width / 2;
-    return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y, false, travel] : null;
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    if (!(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return null;
+    const point = hits(el, x, y) ? [x, y] : firstHit(box, shares) || [x, y];
+    return [point[0], point[1], false, travel];
   }
   el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
   box = el.getBoundingClientRect();
-  for (const share of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9]) {
-    const x = box.left + box.width * share;
-    if (hits(el, x, box.top + box.height / 2)) return [x, box.top + box.height / 2, true, travel];
-  }
-  return null;
+  const point = firstHit(box, [0.5]);
+  return point ? [point[0], point[1], true, travel] : null;
 }
-""".replace("__HITS__", _HITS).replace("__LISTS__", LISTS)
+""".replace("__HITS__", _HITS).replace("__LISTS__", LISTS).replace(
+    "__SHARES__", ", ".join(map(str, POINTER_SHARES)))
 # Whether a press where the pointer is ([x, y]) lands on the element, waiting up to `limit` ms
 # for it to (its hover may redraw it): it must be hit with the same box at two frames running,
 # since a hover's redraw may come a frame after the pointer (an icon swapping in an image not
