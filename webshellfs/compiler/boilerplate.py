@@ -27,40 +27,40 @@ from webshellfs.compiler.dom import squash
 from webshellfs.compiler.regions import (
     AFTER_MAIN_MAX_PROSE,
     AFTER_MAIN_TAGS,
-    BOX_TAGS,
     AROUND_MAIN_LEVELS,
     ARTICLE_MIN_PROSE,
+    BOX_TAGS,
     CREDIT_PREFIXES,
     CREDIT_TAGS,
     HEADING_BLOCK_TAGS,
     HEADING_PARAGRAPH_TAGS,
     HEADING_REGIONS,
     INLINE_KINDS,
+    INSIDE_MAIN_EXTRA_TOKENS,
     INSIDE_MAIN_INLINE_TAGS,
     INSIDE_MAIN_MAX_SHARE,
-    INSIDE_MAIN_EXTRA_TOKENS,
     INSIDE_MAIN_ONLY_WORDS,
     INSIDE_MAIN_TAGS,
     LINE_PREFIXES,
+    LINKED_KINDS,
     LINKS_INSIDE_MAIN_TAGS,
     LISTING_KEEPS,
-    LINKED_KINDS,
     LISTING_LINK_SHARE,
-    TEASER_MIN_LINK_SHARE,
-    TEASER_MIN_LINKS,
     MAX_AGENCY_LINE_CHARS,
     MAX_CREDIT_CHARS,
-    PICTURE_AGENCIES,
     MAX_HEADING_CHARS,
     MAX_PREFIXED_LINE_CHARS,
     MORE_OF_MAX_WORDS,
     MORE_OF_REGIONS,
+    PICTURE_AGENCIES,
     REGION_STEMS,
     REGION_TOKENS,
-    SITE_MENU_MIN_LINKS,
     RELATED_MIN_LINK_SHARE,
     SECTION_HEADING_TAGS,
     SHORT_LISTING_LINK_SHARE,
+    SITE_MENU_MIN_LINKS,
+    TEASER_MIN_LINK_SHARE,
+    TEASER_MIN_LINKS,
     TITLE_BLOCK_KINDS,
     TITLE_BLOCK_TAGS,
 )
@@ -319,9 +319,9 @@ def is_skip_link(element: HtmlElement) -> bool:
 
 def is_listing(main: HtmlElement, weights: TextWeights) -> bool:
     """A main text that is a listing (a home page, a search page): mostly links, or little
-    prose with a fair share of links, not counting a sidebar the main text container holds (its link lists say nothing
-    about the article beside them). Its lists of other articles are its content, so they
-    stay."""
+    prose with a fair share of links, not counting a sidebar the main text container holds
+    (its link lists say nothing about the article beside them). Its lists of other articles
+    are its content, so they stay."""
     prose = weights.prose.get(main, 0)
     total = weights.text.get(main, 0)
     for sidebar in _sidebars_in(main):
@@ -480,10 +480,10 @@ def line_region(element: HtmlElement, weights: TextWeights) -> str | None:
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
-                      main: HtmlElement, after_main: bool = False) -> str | None:
+                      around: HtmlElement | None, after_main: bool = False) -> str | None:
     """For an element outside the main text: the region its class/id words, its heading or its
     link density put it in, or None; after the main text (`after_main`), or before it in the
-    page's chrome away from the article (_far_from), also a block with little prose of its
+    page's chrome, outside `around` (around_main), also a block with little prose of its
     own (a box, a teaser, a byline strip, a news ticker), as "aside". Never a block that holds
     the page's title (holds_title)."""
     region = named_region(element, weights) or line_region(element, weights)
@@ -493,7 +493,8 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
         region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
-    if region is None and _far_from(element, main) and _is_side_box(element, weights, listing):
+    if (region is None and (around is None or around not in element.iterancestors())
+            and _is_side_box(element, weights, listing)):
         region = "aside"
     if region is not None and holds_title(element, weights):
         return None
@@ -508,13 +509,14 @@ def _is_side_box(element: HtmlElement, weights: TextWeights, listing: bool) -> b
             and _is_box(element, weights))
 
 
-def _far_from(element: HtmlElement, main: HtmlElement) -> bool:
-    """Whether a block before the main text sits outside the part of the page around it (the
-    main container's grandparent): page chrome, not the article's own header, lead or picture."""
-    around = main
+def around_main(main: HtmlElement) -> HtmlElement | None:
+    """The part of the page around the main text container: its ancestor AROUND_MAIN_LEVELS
+    up, which holds the article's own header, lead and picture; what lies before the main text
+    outside it is page chrome. None when the page is not that deep."""
+    around: HtmlElement | None = main
     for _ in range(AROUND_MAIN_LEVELS):
         around = around.getparent() if around is not None else None
-    return around is None or not any(a is around for a in element.iterancestors())
+    return around
 
 
 def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
@@ -539,14 +541,14 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)
+    site_menu = _is_site_menu(element, weights)
     if region is None and tag in LINKS_INSIDE_MAIN_TAGS and (
             weights.is_link_dense(element) or _is_teaser_block(element, weights)
     ) and not _holds_navigation(element):
-        region = "nav" if _is_table_of_contents(element) or _is_site_menu(
-            element, weights) else "related"
+        region = "nav" if _is_table_of_contents(element) or site_menu else "related"
     if region is None or region in LISTING_KEEPS and listing:
         return None
-    if region == "nav" and _is_site_menu(element, weights):
+    if region == "nav" and site_menu:
         return region
     if region == "related" and by_heading and tag not in HEADING_PARAGRAPH_TAGS and (
             link_share(element, weights) < RELATED_MIN_LINK_SHARE):
@@ -617,8 +619,9 @@ def _section_of(heading: HtmlElement, main: HtmlElement, weights: TextWeights) -
         if parent is None or parent is main or weights.text.get(parent, 0) != heading_text:
             break
         block = parent
-    level = int(heading.tag[1]) if heading.tag in SECTION_HEADING_TAGS else len(SECTION_HEADING_TAGS) + 1
-    higher = ("h1", *SECTION_HEADING_TAGS)[:level]
+    levels = ("h1", *SECTION_HEADING_TAGS)
+    # A title block (_is_title_block) is the lowest level: any heading ends its section.
+    higher = levels[:int(heading.tag[1])] if heading.tag in SECTION_HEADING_TAGS else levels
     members = [block]
     for sibling in block.itersiblings():
         if not isinstance(sibling.tag, str):

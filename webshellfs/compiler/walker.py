@@ -26,6 +26,7 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions import match_action, shown_through_label
 from webshellfs.compiler.boilerplate import (
     TextWeights,
+    around_main,
     find_main_container,
     heading_sections,
     is_listing,
@@ -35,7 +36,14 @@ from webshellfs.compiler.boilerplate import (
     peripheral_region,
 )
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, Emitted, PageBuilder
-from webshellfs.compiler.dom import is_assistive_math, is_hidden, plain_text, squash, visually_hidden, without_controls
+from webshellfs.compiler.dom import (
+    is_assistive_math,
+    is_hidden,
+    plain_text,
+    squash,
+    visually_hidden,
+    without_controls,
+)
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.identity import PriorActions
 from webshellfs.compiler.parse import parse
@@ -126,6 +134,9 @@ class PageContext:
     listing: bool = False
     # Elements of the main text under a heading that names their kind (heading_sections).
     sections: dict[HtmlElement, str] = field(default_factory=dict)
+    # The part of the page around the main text (around_main): before it, outside this, a
+    # short box is page chrome.
+    around: HtmlElement | None = None
     _resolver: UrlResolver | None = None
     _revealers: Revealers | None = None
 
@@ -149,7 +160,7 @@ class PageContext:
             return cls(None, frozenset(), weights)
         listing = is_listing(main, weights)
         return cls(main, frozenset([main, *main.iterancestors()]), weights, listing,
-                   heading_sections(main, weights, listing))
+                   heading_sections(main, weights, listing), around_main(main))
 
 
 class UrlResolver:
@@ -397,7 +408,8 @@ class Walker:
         if self.in_main:
             return page.sections.get(element) or minor_region(
                 element, page.weights, page.main, page.listing)
-        return peripheral_region(element, page.weights, page.listing, page.main, self.after_main)
+        return peripheral_region(element, page.weights, page.listing, page.around,
+                                 self.after_main)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
