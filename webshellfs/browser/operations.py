@@ -189,12 +189,12 @@ async def _hit_target(element: Locator) -> Locator:
 
 
 # When the pointer (where the last click left it) is already over the list or menu the
-# element is in, on another of its items, it travels to the element as a person's does, through points on the way: a menu that
-# ignores the first item the pointer enters (jQuery UI's autocomplete, until the next mouse
-# move) then takes the one it lands on, even when it opened under the pointer (two steps from
-# there were not enough: the first already landed on an item). From anywhere else it goes in
-# one move, which enters the element first: each move waits for a frame of the page (about
-# 17 ms), and five were most of a click's time.
+# element is in, on another of its items, it travels to the element as a person's does,
+# through points on the way: a menu that ignores the first item the pointer enters (jQuery
+# UI's autocomplete, until the next mouse move) then takes the one it lands on, even when it
+# opened under the pointer (two steps from there were not enough: the first already landed on
+# an item). From anywhere else it goes in one move, which enters the element first: each move
+# waits for a frame of the page (about 17 ms), and five were most of a click's time.
 POINTER_STEPS = 5
 # The lists and menus that decide it: the element's closest one of these.
 LISTS = "ul, ol, [role=listbox], [role=menu], [role=menubar], [role=tree], [role=grid]"
@@ -203,10 +203,10 @@ LISTS = "ul, ol, [role=listbox], [role=menu], [role=menubar], [role=tree], [role
 # no box for a moment, and the click would land on what is under it).
 HOVER_SETTLE_MS = 500
 # Where the pointer goes: [x, y, drawn, travel] (travel: the pointer is over another item of
-# the element's list or menu: POINTER_STEPS), after scrolling the element into view when a click at
-# its centre would not reach it (out of the window, or cut off by a scrolling box: the pointer
-# must hover it where it will be clicked, since a hover that swaps an icon's image moves what
-# is under the pointer). Most elements: their centre, or, where something else covers the
+# the element's list or menu: POINTER_STEPS), after scrolling the element into view when a
+# click at its centre would not reach it (out of the window, or cut off by a scrolling box:
+# the pointer must hover it where it will be clicked, since a hover that swaps an icon's image
+# moves what is under the pointer). Most elements: their centre, or, where something else covers the
 # centre, the first point of their box (from the middle outwards, POINTER_SHARES) where a
 # press lands on them, as a person presses the part they see; the centre still when none
 # does (the click then says what covers it). Null when it has no box. An element hidden by
