@@ -454,18 +454,3 @@ def test_a_call_for_comments_heads_the_comments_section() -> None:
     assert out["boilerplate/comments.md"] == [
         "Tell us what YOU think...", "Jane wrote: a fine review, I bought the book."]
 
-
-def test_a_box_of_links_before_the_article_in_the_page_s_chrome_goes_to_aside() -> None:
-    """Before the main text, far from it (outside the part of the page around it), a box with
-    little prose is chrome (a news ticker); the article's own lead and picture beside the main
-    container stay."""
-    ticker = "".join(f'<li><a href="/n{n}">Headline {n}</a> in brief</li>' for n in range(4))
-    html = (f'<div class="top"><div class="bar"><div class="ticker"><b>Breaking</b>'
-            f'<ul>{ticker}</ul></div></div></div>'
-            '<div class="page"><div class="wrap"><div class="cols">'
-            '<div class="lead"><img src="/p.jpg" alt="The harbour">'
-            '<p>The harbour at dawn, before the vote <a href="/photos">(more photos)</a></p></div>'
-            f'<div class="story"><h1>The story</h1>{STORY}</div></div></div></div>')
-    out = regions(html)
-    assert out["boilerplate/aside.md"][:2] == ["Breaking", "- Headline 0 [L0001] in brief"]
-    assert any("The harbour at dawn" in line for line in content_lines(out)), out

@@ -27,7 +27,6 @@ from webshellfs.compiler.dom import squash
 from webshellfs.compiler.regions import (
     AFTER_MAIN_MAX_PROSE,
     AFTER_MAIN_TAGS,
-    AROUND_MAIN_LEVELS,
     ARTICLE_MIN_PROSE,
     BOX_TAGS,
     CREDIT_PREFIXES,
@@ -480,43 +479,23 @@ def line_region(element: HtmlElement, weights: TextWeights) -> str | None:
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
-                      around: HtmlElement | None, after_main: bool = False) -> str | None:
+                      after_main: bool = False) -> str | None:
     """For an element outside the main text: the region its class/id words, its heading or its
-    link density put it in, or None; after the main text (`after_main`), or before it in the
-    page's chrome, outside `around` (around_main), also a block with little prose of its
-    own (a box, a teaser, a byline strip, a news ticker), as "aside". Never a block that holds
-    the page's title (holds_title)."""
+    link density put it in, or None; after the main text (`after_main`) also a block with
+    little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
+    holds the page's title (holds_title)."""
     region = named_region(element, weights) or line_region(element, weights)
     if region is None and not listing:
         region = heading_region(element, weights)
-    if region is None and after_main and _is_side_box(element, weights, listing):
+    if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
+            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE
+            and _is_box(element, weights)):
         region = "aside"
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
-    if (region is None and (around is None or around not in element.iterancestors())
-            and _is_side_box(element, weights, listing)):
-        region = "aside"
     if region is not None and holds_title(element, weights):
         return None
     return region
-
-
-def _is_side_box(element: HtmlElement, weights: TextWeights, listing: bool) -> bool:
-    """A box beside the main text rather than more of it: little prose of its own, and links,
-    a heading, an image or a form control (_is_box); never on a listing page."""
-    return (not listing and element.tag in AFTER_MAIN_TAGS
-            and weights.prose.get(element, 0) <= AFTER_MAIN_MAX_PROSE
-            and _is_box(element, weights))
-
-
-def around_main(main: HtmlElement) -> HtmlElement | None:
-    """The part of the page around the main text container: its ancestor AROUND_MAIN_LEVELS
-    up, which holds the article's own header, lead and picture; what lies before the main text
-    outside it is page chrome. None when the page is not that deep."""
-    around: HtmlElement | None = main
-    for _ in range(AROUND_MAIN_LEVELS):
-        around = around.getparent() if around is not None else None
-    return around
 
 
 def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,

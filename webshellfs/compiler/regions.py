@@ -254,10 +254,6 @@ LINKS_INSIDE_MAIN_TAGS = frozenset({"ul", "ol", "div", "section", "dl"})
 # the article going on but a box beside it (aside.md): teasers, bylines, calls to action. A
 # longer block is walked into, and its parts weighed one by one.
 AFTER_MAIN_MAX_PROSE = 400
-# Before the main text, such a box moves only outside the part of the page around it: the
-# main container's ancestor this many levels up (inside it are the article's own header, lead
-# and picture).
-AROUND_MAIN_LEVELS = 3
 # Only a box: a block with a link, a heading, an image or a form control (short plain
 # paragraphs right after the main text container may still be the article's).
 BOX_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "input", "button", "select", "textarea", "img")

@@ -26,7 +26,6 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions import match_action, shown_through_label
 from webshellfs.compiler.boilerplate import (
     TextWeights,
-    around_main,
     find_main_container,
     heading_sections,
     is_listing,
@@ -134,9 +133,6 @@ class PageContext:
     listing: bool = False
     # Elements of the main text under a heading that names their kind (heading_sections).
     sections: dict[HtmlElement, str] = field(default_factory=dict)
-    # The part of the page around the main text (around_main): before it, outside this, a
-    # short box is page chrome.
-    around: HtmlElement | None = None
     _resolver: UrlResolver | None = None
     _revealers: Revealers | None = None
 
@@ -160,7 +156,7 @@ class PageContext:
             return cls(None, frozenset(), weights)
         listing = is_listing(main, weights)
         return cls(main, frozenset([main, *main.iterancestors()]), weights, listing,
-                   heading_sections(main, weights, listing), around_main(main))
+                   heading_sections(main, weights, listing))
 
 
 class UrlResolver:
@@ -408,8 +404,7 @@ class Walker:
         if self.in_main:
             return page.sections.get(element) or minor_region(
                 element, page.weights, page.main, page.listing)
-        return peripheral_region(element, page.weights, page.listing, page.around,
-                                 self.after_main)
+        return peripheral_region(element, page.weights, page.listing, self.after_main)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
