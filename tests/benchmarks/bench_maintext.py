@@ -6,6 +6,7 @@ A script, not a test (pytest does not collect it). From the project root:
     .venv/bin/python tests/benchmarks/bench_maintext.py              # figures, dev and held-out
     .venv/bin/python tests/benchmarks/bench_maintext.py --misses 20  # plus dev pages' misses
     .venv/bin/python tests/benchmarks/bench_maintext.py --dev-only   # while tuning rules
+    .venv/bin/python tests/benchmarks/bench_maintext.py --gap        # what the leaks are made of
 
 The corpus (`trafilatura-eval-dev`: 482 pages, `evaldata.json`) gives, per page, snippets that
 must appear in the main text ("with") and snippets that must not ("without": navigation,
@@ -19,6 +20,11 @@ inline references (`[L0012]`, `[T01 …]`, `[hidden until …]`) and line marker
 
 The pages are split in two halves by a hash of the file name: rules are tuned on dev only,
 held-out is reported beside it.
+
+`--gap` tells apart, per half, the "without" snippets content/ holds: those trafilatura's
+output holds too, and ours alone by what holds them on the page (an image's caption, which the
+contract keeps in content/; the page's title; other text), inside or outside the main text
+container. Counts only: no held-out snippet is printed.
 """
 
 from __future__ import annotations
@@ -34,9 +40,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import lxml.html
 import trafilatura
 
 from webshellfs.compiler import compile_page
+from webshellfs.compiler.boilerplate import TextWeights, find_main_container
+from webshellfs.compiler.parse import parse
 from webshellfs.contract.records import CompiledPage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,13 +189,87 @@ def run(corpus: Path, misses: int,
     return tallies
 
 
+# What names an image's caption or its credit, on the element or the few around it.
+_CAPTION_NAMES = re.compile(r"caption|credit|legend|bildunterschrift", re.IGNORECASE)
+_CAPTION_TAGS = frozenset({"figure", "figcaption"})
+_UNREAD_TAGS = frozenset({"script", "style", "html", "body", "head"})
+
+
+def _squash(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _holder(elements: list[lxml.html.HtmlElement], snippet: str) -> lxml.html.HtmlElement | None:
+    """The last (deepest, in document order) element whose text holds the snippet."""
+    holder = None
+    for element in elements:
+        if snippet in _squash(element.text_content()):
+            holder = element
+    return holder
+
+
+def _leak_kind(holder: lxml.html.HtmlElement | None) -> str:
+    if holder is None:
+        return "not found in one element"
+    chain = [holder, *holder.iterancestors()]
+    names = " ".join(f"{e.get('class') or ''} {e.get('id') or ''}" for e in chain[:4])
+    if any(e.tag in _CAPTION_TAGS for e in chain) or _CAPTION_NAMES.search(names):
+        return "an image's caption or credit"
+    if any(e.tag == "h1" for e in chain):
+        return "a title (h1)"
+    return "other text"
+
+
+def gap(corpus: Path) -> None:
+    """Counts of the "without" snippets content/ holds, by who else holds them and where."""
+    evaluation = json.loads((corpus / "evaldata.json").read_text(encoding="utf-8"))
+    counts: dict[str, dict[str, int]] = {half: {} for half in HALVES}
+
+    def add(half: str, key: str) -> None:
+        counts[half][key] = counts[half].get(key, 0) + 1
+
+    for key in sorted(evaluation):
+        entry = evaluation[key]
+        name = entry["file"]
+        half = half_of(name)
+        data = (corpus / "pages" / name).read_bytes()
+        url = PAGE_URL.format(name=name)
+        content, _ = split_page(compile_page(data, url))
+        theirs = _squash(_LINE_MARK.sub("", trafilatura.extract(data, url=url) or ""))
+        tree = parse(data).root
+        body = tree.find("body") if tree.find("body") is not None else tree
+        main = find_main_container(body, TextWeights(body).prose)
+        main_text = _squash(main.text_content()) if main is not None else ""
+        elements = [e for e in tree.iter() if isinstance(e.tag, str) and e.tag not in _UNREAD_TAGS]
+        for snippet in map(_squash, entry["without"]):
+            if snippet not in content:
+                if snippet in theirs:
+                    add(half, "trafilatura's alone")
+                continue
+            if snippet in theirs:
+                add(half, "both")
+                continue
+            where = "inside" if snippet in main_text else "outside"
+            add(half, f"ours alone: {_leak_kind(_holder(elements, snippet))}, {where} the main text")
+    print("## \"without\" snippets found, by extractor and place (counts)\n")
+    print("| kind | " + " | ".join(HALVES) + " |")
+    print("|---|" + "---|" * len(HALVES))
+    for kind in sorted({k for half in HALVES for k in counts[half]}):
+        print(f"| {kind} | " + " | ".join(str(counts[half].get(kind, 0)) for half in HALVES) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--misses", type=int, default=0, help="list this many dev pages' misses")
     parser.add_argument("--dev-only", action="store_true",
                         help="score the dev half only (while tuning: held-out is measured rarely)")
+    parser.add_argument("--gap", action="store_true",
+                        help="count the leaks by who else leaks them and where (both halves)")
     arguments = parser.parse_args()
+    if arguments.gap:
+        gap(arguments.corpus)
+        return
     halves = HALVES[:1] if arguments.dev_only else HALVES
     tallies = run(arguments.corpus, arguments.misses, halves)
     ours, theirs = tallies["dev"]["ours"], tallies["dev"]["trafilatura"]
