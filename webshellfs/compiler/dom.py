@@ -42,7 +42,8 @@ def is_hidden(element: HtmlElement) -> bool:
     business (it does not descend into them)."""
     if element.get("hidden") is not None:
         return True
-    if element.get("aria-hidden", "").strip().lower() == "true":
+    aria_hidden = element.get("aria-hidden")
+    if aria_hidden and aria_hidden.strip().lower() == "true":
         return True
     style = element.get("style")
     if style and _HIDDEN_STYLE.search(style):

@@ -228,23 +228,6 @@ class Walker:
         # waiting for the heading they stand over.
         self.section_heading: tuple[HtmlElement | None, int] = (None, 0)
         self.kickers: list[str] = []
-        self.handlers: dict[str, Callable[[HtmlElement, list], bool]] = {
-            "a": self._link,
-            "img": self._image,
-            "br": self._line_break,
-            "table": self._table,
-            "li": self._list_item,
-            "dl": self._definition_list,
-            "dt": self._term,
-            "dd": self._definition,
-            "blockquote": self._blockquote,
-        }
-        for tag in LIST_TAGS:
-            self.handlers[tag] = self._list
-        for tag in PREFORMATTED_TAGS:
-            self.handlers[tag] = self._preformatted
-        for tag in INLINE_CODE_TAGS:
-            self.handlers[tag] = self._inline_code
 
     # the walk -----------------------------------------------------------------------------
 
@@ -291,7 +274,8 @@ class Walker:
         hides = self._hides_text(element, tag)
         if hides and self._set_aside(element, tag):
             return
-        self._enter_context(element, tag, stack, hides)
+        role = element.get("role")
+        self._enter_context(element, tag, stack, hides, role)
         element_id = element.get("id")
         if element_id:
             self.pending_anchors.append(element_id)
@@ -302,15 +286,15 @@ class Walker:
             self._place(emitted)
             if not emitted.descend:
                 return
-        if (tag in HEADING_LEVELS or element.get("role") == "heading") and self._heading(element, tag):
+        if (tag in HEADING_LEVELS or role == "heading") and self._heading(element, tag):
             return
         if tag in BLOCK_TAGS:
             self._flush()
             stack.append((self._flush_exit, None))
-        handler = self.handlers.get(tag)
-        if handler is None and is_aria_table(element):
-            handler = self._table  # a table of div role=table > role=row > role=cell
-        if handler is not None and not handler(element, stack):
+        handler = _HANDLERS.get(tag)
+        if handler is None and role and is_aria_table(element):
+            handler = Walker._table  # a table of div role=table > role=row > role=cell
+        if handler is not None and not handler(self, element, stack):
             return
         stack.extend(reversed(element))
         if element.text:
@@ -342,13 +326,15 @@ class Walker:
     def _end_reveal(self, _: None) -> None:
         self.revealing -= 1
 
-    def _enter_context(self, element: HtmlElement, tag: str, stack: list, hides: bool) -> None:
+    def _enter_context(self, element: HtmlElement, tag: str, stack: list, hides: bool,
+                       role: str | None) -> None:
         """Track where we are (main text, sectioning content) and switch into a boilerplate
-        region when the element is one; the matching exits are pushed on the stack."""
+        region when the element is one; the matching exits are pushed on the stack. `role`:
+        the element's role attribute."""
         if element is self.page.main:
             self.in_main = True
             stack.append((self._leave_main, None))
-        if tag in SECTIONING_TAGS or element.get("role") in SECTIONING_ROLES:
+        if tag in SECTIONING_TAGS or role in SECTIONING_ROLES:
             self.sectioning_depth += 1
             stack.append((self._leave_sectioning, None))
         if self.inline:
@@ -605,7 +591,7 @@ class Walker:
         link_id = self.builder.add_link(link.url, text, link.fragment, locator)
         ref = f" [{link_id}] "
         start = link.buffer_mark if self.emitted == link.emitted_mark else 0
-        if any(not part.isspace() for part in self.buffer[start:]):
+        if not all(map(str.isspace, self.buffer[start:])):
             self.buffer.append(ref)
         elif self.emitted != link.emitted_mark and self._append_to_last_line(ref.rstrip()):
             return
@@ -767,6 +753,25 @@ class Walker:
         return False
 
 
+# The walker's element rules by tag, each returning whether the walk descends into the element.
+# One table of plain functions, not bound methods per walker: an inline walk (every table cell,
+# every heading) would build it anew.
+_HANDLERS: dict[str, Callable[[Walker, HtmlElement, list], bool]] = {
+    "a": Walker._link,
+    "img": Walker._image,
+    "br": Walker._line_break,
+    "table": Walker._table,
+    "li": Walker._list_item,
+    "dl": Walker._definition_list,
+    "dt": Walker._term,
+    "dd": Walker._definition,
+    "blockquote": Walker._blockquote,
+    **dict.fromkeys(LIST_TAGS, Walker._list),
+    **dict.fromkeys(PREFORMATTED_TAGS, Walker._preformatted),
+    **dict.fromkeys(INLINE_CODE_TAGS, Walker._inline_code),
+}
+
+
 # --- helpers ----------------------------------------------------------------------------------
 
 _REF = re.compile(r"\s*\[[ALIT]\d{2,}\]")
@@ -775,6 +780,8 @@ _LABELLED_REF = re.compile(r"\[(?:[AI]\d{2,}) [a-z ]+(?:: |\")?([^\[\]]*?)\"?\]"
 
 
 def _strip_refs(text: str) -> str:
+    if "[" not in text:  # no ref to strip (most links' text): the regexes would change nothing
+        return squash(text)
     return squash(_REF.sub("", _LABELLED_REF.sub(r"\1", text)))
 
 

@@ -82,10 +82,11 @@ def _matched(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     handler = TAG_HANDLERS.get(tag)
     if handler is not None:
         return handler(element, builder)
-    if role_of(element) in GAUGE_ROLES:
+    role = element.get("role")
+    if role and role_of(element) in GAUGE_ROLES:
         return gauge_value(element, builder)
     if (
-        element.get("role")
+        role
         or element.get("onclick") is not None
         or element.get("contenteditable") is not None
     ):
