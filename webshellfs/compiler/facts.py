@@ -310,12 +310,16 @@ def _read_json(text: str) -> Any:
     """JSON as browsers accept it in a JSON-LD block: wrapped in CDATA or an HTML comment,
     with `//` and `/* */` comments, raw control characters in strings, ending with `;`, or
     with a trailing comma after the last member."""
+    try:
+        return json.loads(text, strict=False)
+    except (ValueError, RecursionError):
+        pass
+    # Unwrapped only now: the two substitutions cost more than parsing a valid block.
     unwrapped = _WRAPPERS.sub("", _JSON_COMMENT_LINES.sub("", text))
-    for attempt in (text, unwrapped):
-        try:
-            return json.loads(attempt, strict=False)
-        except (ValueError, RecursionError):
-            continue
+    try:
+        return json.loads(unwrapped, strict=False)
+    except (ValueError, RecursionError):
+        pass
     if len(unwrapped) > MAX_LENIENT_JSON_CHARS:
         return None
     try:  # comments after values, trailing commas: a comment-aware pass
