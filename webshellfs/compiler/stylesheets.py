@@ -24,10 +24,11 @@ needed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import cssselect
+import lxml.etree
 from cssselect.parser import (
     Attrib,
     Class,
@@ -80,9 +81,11 @@ _Rank = tuple[bool, tuple[int, int, int], int]
 def mark_stylesheet_hidden(root: HtmlElement) -> list[str]:
     """Mark every element the page's own `<style>` rules hide; returns notes about limits.
     A browser rendering (its elements carry locators) is left alone: its layout has judged."""
-    if root.find(f".//*[@{LOCATOR_ATTRIBUTE}]") is not None:
-        return []
     css, notes = _style_text(root)
+    if not css:
+        return notes  # no <style> text: whether it is a rendering need not be asked
+    if _HAS_LOCATOR(root):
+        return []
     rules = _rules(css)
     if len(rules) > MAX_RULES:
         notes.append(f"the page's stylesheets have {len(rules):,} rules about visibility; "
@@ -103,6 +106,11 @@ def mark_stylesheet_hidden(root: HtmlElement) -> list[str]:
         if _hides(element, declared, undone):
             element.set(UNSEEN_ATTRIBUTE, "")
     return notes
+
+
+# Whether the page is a browser rendering: faster than root.find, which tests each element in
+# Python.
+_HAS_LOCATOR = lxml.etree.XPath(f"boolean(descendant::*/@{LOCATOR_ATTRIBUTE})")
 
 
 def _style_text(root: HtmlElement) -> tuple[str, list[str]]:
@@ -412,13 +420,19 @@ class _Matcher:
     (found by lxml as needed), counting its work against MAX_MATCH_WORK."""
 
     def __init__(self, root: HtmlElement) -> None:
-        # Only elements with a class or id are visited here: making a Python object for
-        # every element is the slow part, and tags are looked up when a selector needs one.
+        # One pass over the document's elements for both attributes (two XPaths cost more):
+        # tags are looked up when a selector needs one.
         self._entries: dict[tuple[str, str], list[HtmlElement]] = {}
-        for kind in ("class", "id"):
-            for element in root.xpath(f"//*[@{kind}]"):
-                for name in element.get(kind).split() if kind == "class" else [element.get(kind)]:
-                    self._entries.setdefault((kind, name), []).append(element)
+        with_id: list[HtmlElement] = []
+        for element in _document_elements(root):
+            classes = element.get("class")
+            if classes is not None:
+                for name in classes.split():
+                    self._entries.setdefault(("class", name), []).append(element)
+            if element.get("id") is not None:
+                with_id.append(element)
+        for element in with_id:
+            self._entries.setdefault(("id", element.get("id")), []).append(element)
         self.classes = {name for kind, name in self._entries if kind == "class"}
         self.ids = {name for kind, name in self._entries if kind == "id"}
         self._root = root
@@ -617,6 +631,13 @@ class _Matcher:
         if isinstance(node, Pseudo):
             return _pseudo_matches(element, node.ident.lower())
         raise _Unsupported(type(node).__name__)
+
+
+def _document_elements(root: HtmlElement) -> Iterator[HtmlElement]:
+    """Every element of the document in order, those the parser put beside the root element
+    (after a stray `</html>`) included, as `//*` finds them."""
+    for top in [*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()]:
+        yield from top.iter(lxml.etree.Element)
 
 
 def _is_key_only(tree: object) -> bool:
