@@ -197,7 +197,9 @@ def _license_link(text: str) -> bool:
     for _ in range(MAX_LICENSE_MENTIONS):
         if start < 0:
             return False
-        if _IN_REL.search(text, max(0, start - 100), start):
+        window = max(0, start - 100)
+        # The look back only where `rel` is: a plain find is far cheaper than the regex.
+        if text.find("rel", window, start) >= 0 and _IN_REL.search(text, window, start):
             return True
         start = text.find("license", start + 1)
     return False
