@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lxml.html import HtmlElement
@@ -99,6 +100,8 @@ VISUALLY_HIDDEN_CLASSES = frozenset({
     "screenreader-only", "sr-text", "element-invisible", "hidden-visually", "u-hidden-visually",
     "u-visually-hidden", "a11y-hidden", "offscreen", "off-screen",
 })
+# Class attribute values whose answer is remembered.
+CLASS_CACHE_SIZE = 4096
 # Set by the browser capture on elements its layout shows nowhere (scripts.py SNAPSHOT).
 UNSEEN_ATTRIBUTE = "data-wsfs-unseen"
 # Beyond this many pixels to the left or above, a box is off the page for good.
@@ -225,6 +228,12 @@ def is_assistive_math(element: HtmlElement) -> bool:
         and not sibling.text_content().strip() for sibling in parent)
 
 
+@functools.lru_cache(maxsize=CLASS_CACHE_SIZE)
+def _screen_reader_only(classes: str) -> bool:
+    """By class attribute value: pages repeat the same classes on many elements."""
+    return not VISUALLY_HIDDEN_CLASSES.isdisjoint(classes.lower().split())
+
+
 def visually_hidden(element: HtmlElement) -> bool:
     """On the page but not shown to people: a screen-reader-only class, an inline style that
     moves the element off-screen, shrinks it to nothing, clips it away, makes it fully
@@ -236,7 +245,7 @@ def visually_hidden(element: HtmlElement) -> bool:
     if element.get(UNSEEN_ATTRIBUTE) is not None:
         return True
     classes = element.get("class")
-    if classes and not VISUALLY_HIDDEN_CLASSES.isdisjoint(classes.lower().split()):
+    if classes and _screen_reader_only(classes):
         return True
     if not element.get("style"):
         return False

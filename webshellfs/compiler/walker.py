@@ -90,7 +90,7 @@ MAX_REVEALER_CHARS = 40
 _UNKNOWN = object()
 # What makes urljoin change a URL it is handed: whitespace, dot segments, backslashes, brackets
 # (IPv6 hosts, which it validates), an empty query before a fragment.
-_JOIN_CHANGES = (" ", "\t", "\n", "\r", "/.", "\\", "[", "]", "?#")
+_JOIN_CHANGES = re.compile(r"[ \t\n\r\\\[\]]|/\.|\?#")
 _FENCE_RUN = re.compile(r"`{3,}")
 # `see specs [L0005] .` → `see specs [L0005].`: the space a ref brings is not the sentence's.
 _SPACE_BEFORE_PUNCTUATION = re.compile(r"(?<=\]) (?=[.,;:!?)'’”])")
@@ -179,7 +179,7 @@ class UrlResolver:
             return known  # type: ignore[return-value]
         url: str | None
         # urljoin drops an empty query or fragment mark: those go the slow way.
-        plain = not any(c in href for c in _JOIN_CHANGES) and not href.endswith(("?", "#"))
+        plain = _JOIN_CHANGES.search(href) is None and not href.endswith(("?", "#"))
         if plain and href.startswith(("https://", "http://")):
             url = href
         elif plain and self.origin and href.startswith("/") and not href.startswith("//"):
@@ -423,8 +423,11 @@ class Walker:
         """End the running paragraph: its text becomes one line."""
         if not self.buffer:
             return
-        text = squash("".join(self.buffer))
+        text = "".join(self.buffer)
         self.buffer.clear()
+        if text.isspace():
+            return  # the spaces between blocks (most flushes): squash would leave nothing
+        text = squash(text)
         if "] " in text:
             text = _SPACE_BEFORE_PUNCTUATION.sub("", text)
         if not text:
