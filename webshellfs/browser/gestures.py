@@ -304,12 +304,15 @@ def _sign(value: float) -> int:
 async def _move_by_hand(page: Page, start: tuple[float, float], end: tuple[float, float],
                         timeout: float) -> None:
     """Press at start, move to end as a hand does (see DRAG_STEP_PX), release there; all of
-    it within the action timeout."""
+    it within the action timeout plus the frames the hand itself waits between steps (the
+    timeout bounds how long the page may take, not how long a hand takes: a 40-step drag
+    waits 0.7 s of frames whatever the page does)."""
     (x0, y0), (x1, y1) = start, end
     nudge = (x0 + _sign(x1 - x0) * DRAG_NUDGE_PX, y0 + _sign(y1 - y0) * DRAG_NUDGE_PX)
     distance = ((x1 - nudge[0]) ** 2 + (y1 - nudge[1]) ** 2) ** 0.5
     steps = min(MAX_DRAG_STEPS, max(DRAG_STEPS, round(distance / DRAG_STEP_PX)))
-    async with operations.raw_input(timeout, "a drag"):
+    travel_ms = (steps + 1) * FRAME_S * 1000
+    async with operations.raw_input(timeout + travel_ms, "a drag"):
         await page.mouse.move(x0, y0)
         await page.mouse.down()
         await page.mouse.move(*nudge)
