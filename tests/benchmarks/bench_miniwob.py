@@ -104,7 +104,9 @@ MAX_STEPS = 6
 MAX_DEPTH = 3
 MAX_TRIES = 10
 MAX_PAGES = 12
-MAX_WATCHES = 40
+# How long the agent watches a changing value (stock-market's price) before it gives up: time,
+# not a count of looks, which a fast machine would spend before the price moves.
+WATCH_SECONDS = 30.0
 MAX_ITEMS = 10
 FIELD_KINDS = ("text", "password", "textarea", "date", "time", "number", "email", "search")
 
@@ -1074,7 +1076,8 @@ def stock_market(agent: Agent) -> None:
     """Watch the price (a `focus` captures it again) and buy once it is under the mark."""
     page, asked = begin(agent, "stock-market", r"Buy (\S+) stock when the price is less than "
                         r"\$([\d.]+)\.")
-    for _ in range(MAX_WATCHES):
+    deadline = time.monotonic() + WATCH_SECONDS
+    while time.monotonic() < deadline:
         price = re.search(r"Stock price: \$([\d.]+)", agent.shell(f"cat {page}/content/*.md"))
         if price and float(price.group(1)) < float(asked.group(2)):
             break
