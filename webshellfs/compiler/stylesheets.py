@@ -183,14 +183,13 @@ def _rules(css: str) -> list[Rule]:
     rules: list[Rule] = []
     stack: list[_Block] = []
     buffer: list[str] = []
-    for match in _TOKEN.finditer(css):
-        token = match.group()
+    for token in _TOKEN.findall(css):
         if token.startswith("/*"):
             continue
         top = stack[-1] if stack else None
         if token == "{":
             # Whatever ends in `;` before a selector is a statement (@import …;), not part of it.
-            stack.append(_open(top, _statements(buffer)[-1].strip()))
+            stack.append(_open(top, _last_statement(buffer).strip()))
             buffer = []
         elif token == "}":
             if top is not None:
@@ -227,6 +226,15 @@ def _statements(tokens: list[str]) -> list[str]:
         parts[-1] += first
         parts.extend(rest)
     return parts
+
+
+def _last_statement(tokens: list[str]) -> str:
+    """`_statements(tokens)[-1]`, without splitting the ones before it."""
+    for index in range(len(tokens) - 1, -1, -1):
+        token = tokens[index]
+        if token[:1] not in ("'", '"') and ";" in token:
+            return token.rpartition(";")[2] + "".join(tokens[index + 1:])
+    return "".join(tokens)
 
 
 def _declarations(statements: list[str]) -> list[tuple[str, str, bool]]:
@@ -422,15 +430,21 @@ class _Matcher:
     def __init__(self, root: HtmlElement) -> None:
         # One pass over the document's elements for both attributes (two XPaths cost more):
         # tags are looked up when a selector needs one.
-        self._entries: dict[tuple[str, str], list[HtmlElement]] = {}
+        by_class: dict[str, list[HtmlElement]] = {}
         with_id: list[HtmlElement] = []
         for element in _document_elements(root):
             classes = element.get("class")
             if classes is not None:
                 for name in classes.split():
-                    self._entries.setdefault(("class", name), []).append(element)
+                    found = by_class.get(name)
+                    if found is None:
+                        by_class[name] = [element]
+                    else:
+                        found.append(element)
             if element.get("id") is not None:
                 with_id.append(element)
+        self._entries: dict[tuple[str, str], list[HtmlElement]] = {
+            ("class", name): elements for name, elements in by_class.items()}
         for element in with_id:
             self._entries.setdefault(("id", element.get("id")), []).append(element)
         self.classes = {name for kind, name in self._entries if kind == "class"}
