@@ -149,7 +149,12 @@ def _text_lost(source: bytes, root: HtmlElement) -> bool:
     on ordinary pages), and only when that is short, the text in both: the markup count alone
     can mislead (a page's spelling of attributes and entities), the text count alone too (a
     `>` inside an attribute value looks like the end of a tag)."""
-    if len(lxml.etree.tostring(root, method="html")) >= SERIALIZED_KEPT_FLOOR * len(source):
+    floor = SERIALIZED_KEPT_FLOOR * len(source)
+    # UTF-8 first: cheaper to write, and never longer than the ASCII serialization, which
+    # spells every other character as an entity; that one decides only below the floor.
+    if len(lxml.etree.tostring(root, method="html", encoding="utf-8")) >= floor:
+        return False
+    if len(lxml.etree.tostring(root, method="html")) >= floor:
         return False
     source_chars = _visible_chars(_TAG.sub("", source.decode("utf-8", "replace")))
     if source_chars == 0:
