@@ -23,7 +23,8 @@ MAX_ITEMS = 2_000
 # value still lands within facts.kv's 12-part keys.
 MAX_NESTING = 10
 
-_ITEMS = lxml.etree.XPath("descendant-or-self::*[@itemscope]")
+# By the attribute nodes: faster than testing every element (`descendant-or-self::*[@…]`).
+_ITEMS = lxml.etree.XPath("descendant-or-self::*/@itemscope/..")
 # Where a property's value comes from, by element (W3C microdata, "values").
 _URL_ATTRIBUTES = {
     "audio": "src", "embed": "src", "iframe": "src", "img": "src", "source": "src",
@@ -106,7 +107,7 @@ class _Reader:
         property itself, else the properties in it of the same scope as it."""
         if self._ids is None:
             self._ids = {}
-            for element in self.root.xpath("//*[@id]"):
+            for element in self.root.xpath("//@id/.."):
                 self._ids.setdefault(element.get("id"), element)
         target = self._ids.get(ref)
         if target is None:

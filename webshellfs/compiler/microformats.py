@@ -35,7 +35,7 @@ ROOT_TYPES = frozenset({
 # Searched in the raw page before any tree work (a literal start keeps the search fast).
 _ROOT_MENTION = re.compile(
     r"h-(?:" + "|".join(sorted({t[2:].split("-")[0] for t in ROOT_TYPES})) + r")\b")
-_WITH_H_CLASS = lxml.etree.XPath("//*[contains(@class, 'h-')]")
+_WITH_H_CLASS = lxml.etree.XPath("//@class[contains(., 'h-')]/..")
 _PROPERTY_CLASS = re.compile(r"^(p|u|dt|e)-([a-z0-9]+(?:-[a-z0-9]+)*)$")
 
 # Where each kind of property takes its value, by element, before the element's text.

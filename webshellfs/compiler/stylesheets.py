@@ -369,7 +369,7 @@ class _Undone:
 
     def __init__(self, root: HtmlElement, styles: Styles) -> None:
         inline = {element: inline_style(element) for element in root.xpath(
-            "//*[contains(@style, 'visibility') or contains(@style, 'font-size')]")}
+            "//@style[contains(., 'visibility') or contains(., 'font-size')]/..")}
         declared = [*styles.items(), *((e, st) for e, st in inline.items() if e not in styles)]
         self.visibility = _above(e for e, st in declared if st.get("visibility") == "visible")
         self.font_size = _above(e for e, st in declared if "font-size" in st)
@@ -557,7 +557,7 @@ class _Matcher:
             return []
         key = ("attribute", name)
         if key not in self._entries:
-            self._entries[key] = self._root.xpath(f"//*[@{name}]")
+            self._entries[key] = self._root.xpath(f"//@{name}/..")
         return [self._entries[key]]
 
     def _compound_set(self, compound: object) -> set[HtmlElement]:

@@ -11,7 +11,8 @@ from lxml.html import HtmlElement
 from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, input_type
 from webshellfs.compiler.builder import PageBuilder
 
-_WITH_ID = lxml.etree.XPath("//*[@id]")
+# By the attribute nodes: faster than testing every element (`//*[@id]`).
+_WITH_ID = lxml.etree.XPath("//@id/..")
 
 
 @dataclass

@@ -145,7 +145,7 @@ def _names_nothing(element: HtmlElement) -> bool:
     if first_descendant(element, NATIVE_CONTROLS) is not None:
         return False
     target = element.get("for")
-    return target is None or not element.getroottree().xpath("//*[@id=$id]", id=target)
+    return target is None or not element.getroottree().xpath("//@id[. = $id]/..", id=target)
 
 
 def _text_before(control: HtmlElement) -> str:
