@@ -80,7 +80,7 @@ def plain_text(element: HtmlElement, limit: int | None = None, *, seen_only: boo
                 continue
             if seen_only and item is not element and visually_hidden(item):
                 continue
-            stack.extend(reversed(item))
+            stack.extend(item[::-1])  # a slice: faster than reversed() on an element
             text = item.text
             if not text:
                 continue

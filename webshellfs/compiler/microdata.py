@@ -93,13 +93,13 @@ class _Reader:
     def _properties(self, scope: HtmlElement) -> list[HtmlElement]:
         """The elements with itemprop under `scope`, not inside an item below it."""
         found = []
-        stack = [child for child in reversed(scope) if isinstance(child.tag, str)]
+        stack = [child for child in scope[::-1] if isinstance(child.tag, str)]
         while stack:
             element = stack.pop()
             if element.get("itemprop") is not None:
                 found.append(element)
             if element.get("itemscope") is None:
-                stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
+                stack.extend(child for child in element[::-1] if isinstance(child.tag, str))
         return found
 
     def _referred(self, ref: str) -> list[HtmlElement]:
@@ -179,7 +179,7 @@ def text_of(element: HtmlElement) -> str:
             tag(node.tag)
             add(node.text)
             stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node))
+            stack.extend((child, False) for child in node[::-1])
             continue
         if kept:
             tag(node.tag)

@@ -86,7 +86,7 @@ def _item(item: HtmlElement, resolve: Resolve, depth: int = 0) -> dict[str, Any]
     properties: dict[str, list[Any]] = {}
     kinds: set[str] = set()
     nested = False
-    stack = [child for child in reversed(item) if isinstance(child.tag, str)]
+    stack = [child for child in item[::-1] if isinstance(child.tag, str)]
     while stack:
         element = stack.pop()
         names = _property_names(element)
@@ -99,7 +99,7 @@ def _item(item: HtmlElement, resolve: Resolve, depth: int = 0) -> dict[str, Any]
             if value:
                 properties.setdefault(name, []).append(value)
         if not is_item:
-            stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
+            stack.extend(child for child in element[::-1] if isinstance(child.tag, str))
     _imply(item, properties, kinds, nested, resolve)
     return {name: values[0] if len(values) == 1 else values for name, values in properties.items()}
 

@@ -427,7 +427,7 @@ def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...], bool]:
     parts: list[str] = []
     marks: list[str] = []
     images: list[str] = []
-    stack: list[HtmlElement | str] = list(reversed(cell))
+    stack: list[HtmlElement | str] = cell[::-1]
     if cell.text:
         parts.append(cell.text)
     while stack:
@@ -451,7 +451,7 @@ def _clean_text(cell: HtmlElement) -> tuple[str, tuple[str, ...], bool]:
         if tag in BREAK_TAGS:
             parts.append(" ")
             stack.append(" ")
-        stack.extend(reversed(item))
+        stack.extend(item[::-1])
         if item.text:
             parts.append(item.text)
     text = squash("".join(parts))

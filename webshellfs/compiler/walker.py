@@ -233,7 +233,7 @@ class Walker:
 
     def walk_children(self, element: HtmlElement) -> None:
         """Walk an element's content (its text and children, not the element itself)."""
-        stack: list = list(reversed(element))
+        stack: list = element[::-1]
         if element.text:
             self._add_text(element.text)
         self._run(stack)
@@ -296,7 +296,8 @@ class Walker:
             handler = Walker._table  # a table of div role=table > role=row > role=cell
         if handler is not None and not handler(self, element, stack):
             return
-        stack.extend(reversed(element))
+        # A slice gives the children reversed in C, several times faster than reversed().
+        stack.extend(element[::-1])
         if element.text:
             self._add_text(element.text)
 

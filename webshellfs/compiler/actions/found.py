@@ -73,7 +73,7 @@ def _names_a_control(label: HtmlElement) -> bool:
 def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
     """The outermost controls inside: native ones, links, found ones."""
     found: list[HtmlElement] = []
-    stack = list(reversed(element))
+    stack = element[::-1]
     while stack:
         inner = stack.pop()
         if not isinstance(inner.tag, str):
@@ -82,7 +82,7 @@ def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
                 or (inner.tag == "a" and inner.get("href") is not None)):
             found.append(inner)
         else:
-            stack.extend(reversed(inner))
+            stack.extend(inner[::-1])
     return found
 
 

@@ -194,7 +194,7 @@ def text_leaving_out(root: HtmlElement, left_out: Callable[[HtmlElement], bool])
         if node is not root and is_hidden(node):
             continue
         parts.append(node.text or "")
-        stack.extend(reversed(node))
+        stack.extend(node[::-1])
     return squash(" ".join(parts))
 
 
