@@ -454,3 +454,19 @@ def test_a_call_for_comments_heads_the_comments_section() -> None:
     assert out["boilerplate/comments.md"] == [
         "Tell us what YOU think...", "Jane wrote: a fine review, I bought the book."]
 
+
+
+def test_a_call_to_subscribe_sign_up_or_give_goes_to_promo_a_sentence_about_it_stays() -> None:
+    html = (f'<article><h1>The story</h1>{STORY}'
+            '<p>Start your day with the morning letter. <a href="/join">Sign up</a> for the free '
+            'daily newsletter.</p>'
+            '<div><h2>Unterstütze RosaMag</h2></div>'
+            '<p>Wesprzyj nas: <a href="/wesprzyj">przekaż darowiznę</a></p>'
+            '<p>The company continued to sign up subscribers through the week, and readers could '
+            'log in to every site with one password, the report said.</p></article>')
+    out = regions(html)
+    assert out["boilerplate/promo.md"] == [
+        "Start your day with the morning letter. Sign up [L0001] for the free daily newsletter.",
+        "Unterstütze RosaMag",
+        "Wesprzyj nas: przekaż darowiznę [L0002]"]
+    assert content_lines(out)[-1].startswith("The company continued to sign up subscribers")

@@ -29,6 +29,9 @@ from webshellfs.compiler.regions import (
     AFTER_MAIN_TAGS,
     ARTICLE_MIN_PROSE,
     BOX_TAGS,
+    CALL_OPENERS,
+    CALL_TAGS,
+    CALLS_TO_ACTION,
     CREDIT_PREFIXES,
     CREDIT_TAGS,
     HEADING_BLOCK_TAGS,
@@ -46,6 +49,7 @@ from webshellfs.compiler.regions import (
     LISTING_KEEPS,
     LISTING_LINK_SHARE,
     MAX_AGENCY_LINE_CHARS,
+    MAX_CALL_CHARS,
     MAX_CREDIT_CHARS,
     MAX_HEADING_CHARS,
     MAX_PREFIXED_LINE_CHARS,
@@ -89,6 +93,12 @@ _NAVIGATION_ROLE = lxml.etree.XPath(".//*[@role='navigation']")
 _WORD_BREAK = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NOT_WORDS = re.compile(r"[\W\d_]+")
+# A call to action where a sentence starts (CALLS_TO_ACTION), whole words, and a word after
+# it: "Sign in" alone is a form's title or a button's label, "Sign up for …" a call.
+_CALL = re.compile(
+    r"(?:^|[.!?:]\s+|\b(?:" + "|".join(CALL_OPENERS) + r")\s+)(?:"
+    + "|".join(re.escape(call) for call in sorted(CALLS_TO_ACTION, key=len, reverse=True))
+    + r")\W+\w")
 # Heading phrases by their words; a one-word phrase names a kind only as the whole heading
 # ("Tags"), a longer one also opening a longer heading ("Read more: Looted colonial art").
 _HEADING_PHRASES = {
@@ -478,13 +488,25 @@ def line_region(element: HtmlElement, weights: TextWeights) -> str | None:
                 None)
 
 
+def call_region(element: HtmlElement, weights: TextWeights) -> str | None:
+    """"promo" for a short block that opens a sentence with a call to subscribe, sign up, log
+    in, give or support (CALLS_TO_ACTION), else None. Not a block holding a field: a sign-in
+    form is something to fill in, as a person sees it."""
+    if element.tag not in CALL_TAGS or not 0 < weights.text.get(element, 0) <= MAX_CALL_CHARS:
+        return None
+    if _holds_field(element):
+        return None
+    return "promo" if _CALL.search(squash(element.text_content()).lower()) else None
+
+
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
                       after_main: bool = False) -> str | None:
     """For an element outside the main text: the region its class/id words, its heading or its
     link density put it in, or None; after the main text (`after_main`) also a block with
     little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
     holds the page's title (holds_title)."""
-    region = named_region(element, weights) or line_region(element, weights)
+    region = (named_region(element, weights) or line_region(element, weights)
+              or call_region(element, weights))
     if region is None and not listing:
         region = heading_region(element, weights)
     if (region is None and after_main and not listing and element.tag in AFTER_MAIN_TAGS
@@ -516,7 +538,7 @@ def minor_region(element: HtmlElement, weights: TextWeights, main: HtmlElement,
     if region is not None and tag in INSIDE_MAIN_INLINE_TAGS and region not in INLINE_KINDS:
         region = None
     if region is None:
-        region = line_region(element, weights)
+        region = line_region(element, weights) or call_region(element, weights)
     by_heading = region is None
     if by_heading:
         region = heading_region(element, weights)

@@ -134,6 +134,27 @@ LINE_PREFIXES = {
     "promo": ("get breaking news", "sign up for our", "subscribe to our", "click here to subscribe",
               "click here to sign up"),
 }
+# A short block (at most MAX_CALL_CHARS) that opens a sentence with a call to subscribe, sign
+# up, log in, give or support ("Sign up for the free daily newsletter", "Unterstütze RosaMag",
+# "Wesprzyj nas") asks the reader for something: promo.md. Only where a sentence starts, or
+# after one of CALL_OPENERS: the article's own sentences tell of such things ("the company
+# continued to sign up subscribers", "a method to log in to many sites"), a call asks for them.
+# Lower-case, in the languages of HEADING_REGIONS.
+MAX_CALL_CHARS = 300
+CALLS_TO_ACTION = (
+    "subscribe", "sign up", "log in", "sign in", "newsletter", "donate", "support us",
+    "support our",
+    "abonnieren", "abonniere", "abonnieren sie", "jetzt registrieren", "registrieren sie sich",
+    "einloggen", "unterstütze", "unterstützen sie uns", "spenden sie", "nichts mehr verpassen",
+    "suscríbete", "suscríbase", "regístrate", "inicia sesión", "apóyanos",
+    "abonnez-vous", "inscrivez-vous", "connectez-vous", "faites un don", "soutenez",
+    "abbonati", "iscriviti", "sostienici",
+    "assine", "inscreva-se", "cadastre-se", "apoie",
+    "abonneer", "zaprenumeruj", "subskrybuj", "zarejestruj", "wesprzyj",
+)
+CALL_OPENERS = ("jetzt", "please", "bitte")
+CALL_TAGS = frozenset({"p", "div", "section", "aside", "li", "span", "small", "h1", "h2", "h3",
+                       "h4", "h5", "h6"})
 # A line this short naming a picture agency ("TebNad/Shutterstock.com", "Getty Images") is a
 # credit line too, whatever it opens with.
 PICTURE_AGENCIES = ("shutterstock", "getty images", "gettyimages", "fotolia", "istock",
