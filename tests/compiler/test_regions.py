@@ -470,3 +470,19 @@ def test_a_call_to_subscribe_sign_up_or_give_goes_to_promo_a_sentence_about_it_s
         "Unterstütze RosaMag",
         "Wesprzyj nas: przekaż darowiznę [L0002]"]
     assert content_lines(out)[-1].startswith("The company continued to sign up subscribers")
+
+
+def test_a_heading_naming_other_stories_heads_their_links_a_heading_of_ways_does_not() -> None:
+    html = (f'<article><h1>The story</h1>{STORY}'
+            '<h3>More ways to customize</h3><ul><li>Pick a theme from the <a href="/themes">'
+            'gallery</a> and set its colours and fonts to your own taste</li>'
+            '<li>Add a toolbar button for the tools you use most often</li></ul>'
+            '<div class="heading-h3">More Great WIRED Stories</div>'
+            '<ul><li><a href="/a">YouTubers must unionize</a></li>'
+            '<li><a href="/b">WIRED25: stories of people racing to save us</a></li></ul>'
+            '</article>')
+    out = regions(html)
+    assert out["boilerplate/related.md"] == [
+        "More Great WIRED Stories", "- YouTubers must unionize [L0002]",
+        "- WIRED25: stories of people racing to save us [L0003]"]
+    assert "- Add a toolbar button for the tools you use most often" in content_lines(out)

@@ -55,6 +55,9 @@ from webshellfs.compiler.regions import (
     MAX_PREFIXED_LINE_CHARS,
     MORE_OF_MAX_WORDS,
     MORE_OF_REGIONS,
+    OTHER_PAGES_MARKERS,
+    OTHER_PAGES_MAX_WORDS,
+    OTHER_PAGES_NOUNS,
     PICTURE_AGENCIES,
     REGION_STEMS,
     REGION_TOKENS,
@@ -598,16 +601,22 @@ def _is_title_block(element: HtmlElement, weights: TextWeights) -> bool:
     text = weights.text.get(element, 0)
     return (0 < text <= MAX_HEADING_CHARS and not weights.links.get(element, 0)
             and next(element.iterdescendants(*BLOCK_TAGS), None) is None
-            and heading_region(element, weights) in TITLE_BLOCK_KINDS)
+            and (heading_region(element, weights) or _more_of_region(element)) in TITLE_BLOCK_KINDS)
 
 
 def _more_of_region(heading: HtmlElement) -> str | None:
     """The kind a short "more of" heading names ("Weitere Tourentipps in Schweden", "More
-    stories"): a section's heading only, never a heading alone (MORE_OF_REGIONS)."""
+    Great WIRED Stories"): a section's heading only, never a heading alone (MORE_OF_REGIONS,
+    OTHER_PAGES_MARKERS with OTHER_PAGES_NOUNS)."""
     words = _NOT_WORDS.sub(" ", squash(heading.text_content()).lower()).split()
-    if not 2 <= len(words) <= MORE_OF_MAX_WORDS:
+    if not 2 <= len(words) <= OTHER_PAGES_MAX_WORDS:
         return None
-    return MORE_OF_REGIONS.get(words[0])
+    if len(words) <= MORE_OF_MAX_WORDS and words[0] in MORE_OF_REGIONS:
+        return MORE_OF_REGIONS[words[0]]
+    named = set(words)
+    if named & OTHER_PAGES_MARKERS and named & OTHER_PAGES_NOUNS:
+        return "related"
+    return None
 
 
 def _section_of(heading: HtmlElement, main: HtmlElement, weights: TextWeights) -> list[HtmlElement]:

@@ -243,6 +243,24 @@ HEADING_REGIONS = {
 # page's own section of links reads "More ways to customize" (Readability's mozilla-1).
 MORE_OF_REGIONS = {"weitere": "related", "mehr": "related"}
 MORE_OF_MAX_WORDS = 4
+# A short heading that names other pages by a word of each of these ("More Great WIRED
+# Stories", "Most popular videos", "Plus d'articles", "Neueste Nachrichten") heads a section of
+# other pages the same way, in any language of HEADING_REGIONS; "More ways to customize"
+# names no pages and stays.
+OTHER_PAGES_MARKERS = frozenset({
+    "more", "most", "top", "latest", "recent", "related", "popular", "trending", "recommended",
+    "similar", "other", "further", "next", "weitere", "mehr", "neueste", "aktuelle",
+    "beliebte", "ähnliche", "más", "otras", "otros", "últimas", "plus", "autres", "derniers",
+    "dernières", "altri", "altre", "ultime", "mais", "outras", "últimas", "meer", "andere",
+    "więcej", "inne", "najnowsze", "popularne",
+})
+OTHER_PAGES_NOUNS = frozenset({
+    "stories", "articles", "posts", "news", "videos", "headlines", "reads", "galleries",
+    "artikel", "beiträge", "nachrichten", "meldungen", "videos", "noticias", "artículos",
+    "articles", "actualités", "articoli", "notizie", "notícias", "artigos", "artikelen",
+    "berichten", "nieuws", "artykuły", "wiadomości",
+})
+OTHER_PAGES_MAX_WORDS = 6
 # Where the heading rule looks: blocks, not inline text; a paragraph only when it is mostly
 # links ("Read more: <a>…</a>").
 HEADING_BLOCK_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "form", "footer",
