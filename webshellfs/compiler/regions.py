@@ -251,13 +251,13 @@ OTHER_PAGES_MARKERS = frozenset({
     "more", "most", "top", "latest", "recent", "related", "popular", "trending", "recommended",
     "similar", "other", "further", "next", "weitere", "mehr", "neueste", "aktuelle",
     "beliebte", "ähnliche", "más", "otras", "otros", "últimas", "plus", "autres", "derniers",
-    "dernières", "altri", "altre", "ultime", "mais", "outras", "últimas", "meer", "andere",
+    "dernières", "altri", "altre", "ultime", "mais", "outras", "meer", "andere",
     "więcej", "inne", "najnowsze", "popularne",
 })
 OTHER_PAGES_NOUNS = frozenset({
     "stories", "articles", "posts", "news", "videos", "headlines", "reads", "galleries",
-    "artikel", "beiträge", "nachrichten", "meldungen", "videos", "noticias", "artículos",
-    "articles", "actualités", "articoli", "notizie", "notícias", "artigos", "artikelen",
+    "artikel", "beiträge", "nachrichten", "meldungen", "noticias", "artículos",
+    "actualités", "articoli", "notizie", "notícias", "artigos", "artikelen",
     "berichten", "nieuws", "artykuły", "wiadomości",
 })
 OTHER_PAGES_MAX_WORDS = 6
