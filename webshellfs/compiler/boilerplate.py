@@ -497,9 +497,9 @@ def call_region(element: HtmlElement, weights: TextWeights) -> str | None:
     form is something to fill in, as a person sees it."""
     if element.tag not in CALL_TAGS or not 0 < weights.text.get(element, 0) <= MAX_CALL_CHARS:
         return None
-    if _holds_field(element):
+    if not _CALL.search(squash(element.text_content()).lower()):
         return None
-    return "promo" if _CALL.search(squash(element.text_content()).lower()) else None
+    return None if _holds_field(element) else "promo"
 
 
 def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
