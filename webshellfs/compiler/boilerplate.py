@@ -91,8 +91,10 @@ from webshellfs.compiler.rules import (
 )
 
 NAMES_CACHE_SIZE = 4096
-_ARTICLE_ROLE = lxml.etree.XPath(".//*[@role='article']")
-_NAVIGATION_ROLE = lxml.etree.XPath(".//*[@role='navigation']")
+# Found through the role attributes (about twice as fast as testing every element's role);
+# descendants only, not the element itself.
+_ARTICLE_ROLE = lxml.etree.XPath("descendant::*/@role[. = 'article']/..")
+_NAVIGATION_ROLE = lxml.etree.XPath("descendant::*/@role[. = 'navigation']/..")
 _WORD_BREAK = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NOT_WORDS = re.compile(r"[\W\d_]+")
@@ -195,23 +197,29 @@ class RegionNames:
         self.tokens = tokens
         self.stems = dict(stems)
         self.stem_pattern = re.compile("|".join(re.escape(stem) for stem, _ in stems))
-        # Pages repeat the same class names on many elements: answers by attribute values.
-        self._seen: dict[tuple[str, str], str | None] = {}
+        # Pages repeat the same class names on many elements: answers by attribute value,
+        # class and id apart (ids are mostly unique, so a pair of them would rarely repeat).
+        self._seen: dict[str, str | None] = {}
 
     def region(self, element: HtmlElement) -> str | None:
+        """The region of the element's class words, else of its id words."""
         class_value = element.get("class")
-        id_value = element.get("id")
-        if not class_value and not id_value:
-            return None
-        key = (class_value or "", id_value or "")
-        if key not in self._seen:
+        region = self._value_region(class_value) if class_value else None
+        if region is None:
+            id_value = element.get("id")
+            if id_value:
+                region = self._value_region(id_value)
+        return region
+
+    def _value_region(self, value: str) -> str | None:
+        if value not in self._seen:
             if len(self._seen) >= NAMES_CACHE_SIZE:
                 self._seen.clear()
-            self._seen[key] = self._lookup(*key)
-        return self._seen[key]
+            self._seen[value] = self._lookup(value)
+        return self._seen[value]
 
-    def _lookup(self, class_value: str, id_value: str) -> str | None:
-        for word in _names_words(class_value, id_value):
+    def _lookup(self, value: str) -> str | None:
+        for word in _names_words(value, ""):
             region = self.tokens.get(word)
             if region is not None:
                 return region
