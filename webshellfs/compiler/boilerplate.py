@@ -115,18 +115,18 @@ _LONGEST_PHRASE = max(len(phrase.split()) for phrase in _HEADING_PHRASES)
 def class_words(element: HtmlElement) -> list[str]:
     """The words of an element's class and id: whole names and their parts
     (`siteHeader-inner` → `siteheader-inner`, `site`, `header`, `inner`)."""
-    return list(_names_words(element.get("class") or "", element.get("id") or ""))
+    return [*_value_words(element.get("class") or ""), *_value_words(element.get("id") or "")]
 
 
 @functools.lru_cache(maxsize=NAMES_CACHE_SIZE)
-def _names_words(class_value: str, id_value: str) -> tuple[str, ...]:
-    """class_words by attribute values: pages repeat the same class names on many elements."""
+def _value_words(value: str) -> tuple[str, ...]:
+    """class_words of one attribute value: pages repeat the same class names on many
+    elements."""
     words: list[str] = []
-    for value in (class_value, id_value):
-        for name in value.split():
-            lowered = _CAMEL.sub("-", name).lower()
-            words.append(name.lower())
-            words.extend(w for w in _WORD_BREAK.split(lowered) if w)
+    for name in value.split():
+        lowered = _CAMEL.sub("-", name).lower()
+        words.append(name.lower())
+        words.extend(w for w in _WORD_BREAK.split(lowered) if w)
     return tuple(words)
 
 
@@ -219,7 +219,7 @@ class RegionNames:
         return self._seen[value]
 
     def _lookup(self, value: str) -> str | None:
-        for word in _names_words(value, ""):
+        for word in _value_words(value):
             region = self.tokens.get(word)
             if region is not None:
                 return region
