@@ -197,6 +197,26 @@ def test_a_page_redirected_twice_is_judged_at_the_second_hop(
     assert after.notes == ()
 
 
+def test_the_gate_sees_loopback_whatever_the_environment(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playwright stops sending loopback traffic through the proxy when the environment asks it
+    to; the gate's own bypass list keeps it there, so the second hop to the loopback address is
+    still refused and never requested."""
+    monkeypatch.setenv("PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "1")
+    policy = NetworkPolicy(AddressRules(), resolver=fake_dns, connector=to_fixture_site)
+    live = Browser(live_options(allow_private=False, max_body_bytes=BODY_LIMIT), policy=policy)
+    try:
+        secret = server.url("/secret")
+        second = server.url(f"/hop?to={secret}", host="localhost")
+        before = len(server.requests)
+        with pytest.raises(AccessDenied) as refused:
+            run(lambda: live.open(server.url(f"/hop?to={second}", host="localhost")))
+        assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
+        assert "/secret" not in server.requests[before:]
+    finally:
+        live.close_blocking()
+
+
 def test_through_the_gate_each_request_is_made_once_and_cookies_still_work(
         server: Server, public_browser: Browser) -> None:
     """The gate forwards, it does not fetch again: the page, the redirect and its target are

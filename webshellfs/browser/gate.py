@@ -37,6 +37,11 @@ ACCEPT_ENCODING = b"gzip, deflate"
 _WBITS = {b"gzip": zlib.MAX_WBITS | 16, b"x-gzip": zlib.MAX_WBITS | 16, b"deflate": zlib.MAX_WBITS}
 # The first byte of a TLS record carrying a handshake: what a CONNECT tunnel for HTTPS starts with.
 _TLS_HANDSHAKE = b"\x16"
+# Chromium sends requests for loopback addresses past any proxy unless its bypass list says
+# `<-loopback>`. Playwright adds that itself, but not when the environment holds
+# PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK: said here, the gate sees loopback
+# traffic whatever the environment the daemon was started from.
+PROXY_BYPASS = "<-loopback>"
 # The gate's own answers say so in GATE_HEADER (policy.py reads it): "refused", or why the
 # destination could not be reached (ECONNREFUSED…).
 _ANSWER = ("HTTP/1.1 {status}\r\n" + GATE_HEADER + ": {why}\r\nContent-Length: 0\r\n"
@@ -54,6 +59,10 @@ class Gate:
         # The connections being served. asyncio's stream server forgets a connection's task
         # when the browser's end goes away; held here, it is never collected while pending.
         self._serving: set[asyncio.Task[None]] = set()
+
+    async def proxy(self) -> dict[str, str]:
+        """Playwright's proxy settings that send all of a browser's traffic through the gate."""
+        return {"server": await self.start(), "bypass": PROXY_BYPASS}
 
     async def start(self) -> str:
         """The proxy's URL, for Chromium's `--proxy-server`."""

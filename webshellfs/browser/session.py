@@ -343,7 +343,7 @@ class Session:
                 args=args,
                 env=marker_environment(self.processes.marker),
                 downloads_path=options.downloads_dir,
-                proxy={"server": await self.gate.start()},
+                proxy=await self.gate.proxy(),  # type: ignore[arg-type]
                 timeout=LAUNCH_TIMEOUT * 1000,
                 ignore_default_args=["--disable-popup-blocking"],
                 handle_sigint=False,
@@ -365,7 +365,7 @@ class Session:
             accept_downloads=self.options.downloads_dir is not None,
             service_workers="block",
             storage_state=self.profile.load() if self.profile is not None else None,  # type: ignore[arg-type]
-            proxy={"server": await self.gate.start()} if remote_here else None,  # type: ignore[arg-type]
+            proxy=await self.gate.proxy() if remote_here else None,  # type: ignore[arg-type]
         )
         await context.add_init_script(LISTENER_LOG)
         await context.add_init_script(MUTATION_CLOCK)
