@@ -107,8 +107,19 @@ def test_a_refused_connection_is_a_fetch_error(browser: Browser) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{probe.getsockname()[1]}/"
-    with pytest.raises(FetchError, match=f"^loading {url} failed in the browser: Page.goto: "
-                                         "net::ERR_CONNECTION_REFUSED"):
+    with pytest.raises(FetchError, match=f"^loading {url} failed in the browser: "
+                                         "net::ERR_CONNECTION_REFUSED$"):
+        run(lambda: browser.open(url))
+
+
+def test_a_refused_https_connection_says_so_not_that_a_tunnel_failed(browser: Browser) -> None:
+    """Chromium opens HTTPS through the gate with CONNECT and reports any failed tunnel as
+    ERR_TUNNEL_CONNECTION_FAILED; the error names what the gate met instead."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        url = f"https://127.0.0.1:{probe.getsockname()[1]}/"
+    with pytest.raises(FetchError, match=f"^loading {url} failed in the browser: "
+                                         "net::ERR_CONNECTION_REFUSED$"):
         run(lambda: browser.open(url))
 
 

@@ -155,3 +155,16 @@ def test_web_sockets_pass_the_same_policy(site: LiveSite, browser: Browser) -> N
         time.sleep(0.5)
         allowed = run(lambda: browser.focus(allowed.tab_id))
     assert "Socket: closed 1006" in page_text(allowed)
+
+
+@pytest.mark.browser
+def test_a_page_reaches_no_file_of_this_machine(site: LiveSite, browser: Browser) -> None:
+    """file: and chrome: in a frame, an image, a fetch() and a followed link: Chromium loads
+    none of them from a web page (they never reach the gate), and nothing of them is captured."""
+    page = run(lambda: browser.open(site.url("/local-files.html")))
+    assert "Fetched: blocked" in page_text(page)
+    assert b"root:" not in page.capture.body
+    link = locator_of(page, "//a[@id='go']")
+    after = run(lambda: browser.execute(page.tab_id, link, "click", {}))
+    assert after.capture.url == site.url("/local-files.html")
+    assert b"root:" not in after.capture.body

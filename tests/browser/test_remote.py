@@ -20,7 +20,7 @@ from tests.browser.test_policy import HINT, fake_dns, to_fixture_site
 from tests.conftest import chromium_path
 from tests.security.test_browser_policy import Server
 from webshellfs.browser import Browser
-from webshellfs.browser.options import CHROMIUM_ARGS
+from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
 from webshellfs.browser.processes import ChromiumProcesses, marker_environment, new_marker
 from webshellfs.errors import AccessDenied
@@ -168,6 +168,31 @@ def test_a_remote_browser_on_this_machine_goes_through_the_gate(
             run(lambda: browser.open(server.url(f"/hop?to={second}", host="localhost")))
         assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
         assert "/secret" not in server.requests
+    finally:
+        browser.close_blocking()
+        server.close()
+
+
+def test_a_remote_browser_elsewhere_is_judged_by_the_route_handler(
+    remote_chromium: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser on another host cannot reach the gate: its context has no proxy, and the
+    route handler judges each request, and a page's first redirect hop by fetching it itself.
+    (The browser here runs on this machine, taken for one elsewhere.)"""
+    monkeypatch.setattr(BrowserOptions, "remote_on_this_machine", property(lambda _: False))
+    endpoint, _ = remote_chromium
+    server = Server()
+    policy = NetworkPolicy(AddressRules(), resolver=fake_dns, connector=to_fixture_site)
+    browser = Browser(live_options(mode="cdp", endpoint=endpoint, allow_private=False),
+                      policy=policy)
+    try:
+        secret = server.url("/secret")
+        with pytest.raises(AccessDenied) as refused:
+            run(lambda: browser.open(server.url(f"/hop?to={secret}", host="localhost")))
+        assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
+        assert "/secret" not in server.requests
+        account = run(lambda: browser.open(server.url("/cookie-page", host="localhost")))
+        assert "Cookie: session=s3cr3t" in page_text(account)
     finally:
         browser.close_blocking()
         server.close()

@@ -22,7 +22,13 @@ import errno
 import zlib
 from urllib.parse import urlsplit
 
-from webshellfs.browser.policy import GATE_HEADER, HEAD_LIMIT, NetworkPolicy, Streams
+from webshellfs.browser.policy import (
+    GATE_HEADER,
+    HEAD_LIMIT,
+    UNRESOLVED,
+    NetworkPolicy,
+    Streams,
+)
 
 CHUNK = 64 * 1024
 # A client that opens a connection and says nothing is dropped after this long.
@@ -42,11 +48,26 @@ _TLS_HANDSHAKE = b"\x16"
 # PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK: said here, the gate sees loopback
 # traffic whatever the environment the daemon was started from.
 PROXY_BYPASS = "<-loopback>"
-# The gate's own answers say so in GATE_HEADER (policy.py reads it): "refused", or why the
-# destination could not be reached (ECONNREFUSED…).
-_ANSWER = ("HTTP/1.1 {status}\r\n" + GATE_HEADER + ": {why}\r\nContent-Length: 0\r\n"
-           "Connection: close\r\n\r\n")
-_REFUSED = _ANSWER.format(status="403 Forbidden", why="refused").encode()
+# The gate's own answers say so in GATE_HEADER (policy.py and session.py read it): "refused",
+# or why the destination could not be reached (ECONNREFUSED…). A refusal is empty, and
+# Chromium fails a page answered so (ERR_HTTP_RESPONSE_CODE_FAILURE) instead of showing it:
+# nothing is loaded from a refused address, not even its favicon. An unreachable server's answer
+# carries a line saying so, for the page the load then is (a person's browser says as much).
+_ANSWER_HEAD = ("HTTP/1.1 {status}\r\n" + GATE_HEADER + ": {why}\r\n"
+                "Content-Type: text/plain; charset=utf-8\r\nContent-Length: {length}\r\n"
+                "Connection: close\r\n\r\n")
+
+
+def _answer(status: str, why: str, text: str = "") -> bytes:
+    body = f"webshellfs: {text}\n".encode() if text else b""
+    return _ANSWER_HEAD.format(status=status, why=why, length=len(body)).encode() + body
+
+
+_REFUSED = _answer("403 Forbidden", "refused")
+
+
+def _unreachable(why: str) -> bytes:
+    return _answer("502 Bad Gateway", why, f"the server could not be reached ({why})")
 
 
 class Gate:
@@ -105,26 +126,32 @@ class Gate:
     async def _open(self, url: str, out: asyncio.StreamWriter, shown: str) -> Streams | None:
         """A connection to url's host at the address the policy judged, or None (answered).
         A refusal by the address rules is noted, naming `shown`; a name that does not resolve
-        is not (the browser reports that itself, and its own background requests would fill
-        the notes offline)."""
+        is answered as unreachable, not noted (its load fails saying so, and the browser's own
+        background requests would fill the notes offline)."""
         reason, addresses = await self.policy.destination(url)
-        if reason:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        failure = "ECONNREFUSED"
+        if reason.startswith(UNRESOLVED):
+            addresses, failure = [], "ENOTFOUND"
+        elif reason:
             if " resolves to " in reason:
                 self.policy.refused.append(reason.replace(url, shown, 1))
             out.write(_REFUSED)
             return None
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        failure = "ECONNREFUSED"
         for address in addresses:
             try:
-                return await asyncio.wait_for(self.policy.connect(address, port),
-                                              CONNECT_TIMEOUT)
+                opened = await asyncio.wait_for(self.policy.connect(address, port),
+                                                CONNECT_TIMEOUT)
             except TimeoutError:
                 failure = "ETIMEDOUT"
             except OSError as error:
                 failure = errno.errorcode.get(error.errno or 0, failure)
-        out.write(_ANSWER.format(status="502 Bad Gateway", why=failure).encode())
+            else:
+                self.policy.note_reached(parts.hostname or "", port)
+                return opened
+        self.policy.note_unreachable(parts.hostname or "", port, failure)
+        out.write(_unreachable(failure))
         return None
 
     async def _tunnel(self, authority: str, client: asyncio.StreamReader,
@@ -162,7 +189,7 @@ class Gate:
                        client: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:
         parts = urlsplit(url)
         if parts.scheme != "http":
-            out.write(_ANSWER.format(status="400 Bad Request", why="not http").encode())
+            out.write(_answer("400 Bad Request", "not http"))
             return
         opened = await self._open(url, out, url)
         if opened is None:
@@ -202,7 +229,7 @@ class Gate:
             # The fetch room's words for the same refusal (fetch_raw's, before the gate).
             self.policy.refused.append(f"{url} is {int(declared)} bytes, over the limit of "
                                        f"{self.max_body_bytes}")
-            out.transport.abort()
+            out.write(_REFUSED)
             return
         out.write(b"\r\n".join([status_line, *kept, b"Connection: close", b"", b""]))
         counter = _InflatedSize(encoding, self.max_body_bytes)

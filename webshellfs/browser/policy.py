@@ -1,13 +1,14 @@
-"""The network policy for everything a page requests, enforced in a Playwright route handler.
+"""The network policy for everything a page requests: the verdicts the gate (gate.py) applies
+to every connection a browser that can reach it opens, and a Playwright route handler for a
+remote browser on another host, which cannot.
 
 The address rules are the fetch room's (`webshellfs.fetch.policy`): http/https only, no
 loopback/private destination unless the mount allows private addresses, and no link-local or
 cloud-metadata destination unless it allows those separately. Here they are applied to every
 request the page makes (subresources, fetch(), redirects of the document), not just the URL the
-user opened, resolving names on the browser's asyncio loop; the gate (gate.py) applies the same
-verdicts to every connection a local Chromium opens, redirect hops included. The handler is installed whatever
-the permissions: even a mount that may reach private addresses must not reach the metadata
-service, and a page must not reach file: or chrome: URLs.
+user opened, resolving names on the browser's asyncio loop, whatever the permissions: even a
+mount that may reach private addresses must not reach the metadata service, and a page must not
+reach file: or chrome: URLs.
 """
 
 from __future__ import annotations
@@ -28,25 +29,33 @@ _WEB_SOCKET_SCHEMES = {"ws": "http", "wss": "https"}
 # Schemes that never leave the browser; a page may use them for its own subresources.
 _LOCAL_SCHEMES = ("data", "blob", "about")
 
-# Node's socket errors (what route.fetch reports) → Chromium's abort codes.
-_ABORT_CODES = (
-    ("ECONNREFUSED", "connectionrefused"),
-    ("ECONNRESET", "connectionreset"),
-    ("ENOTFOUND", "namenotresolved"),
-    ("EAI_AGAIN", "namenotresolved"),
-    ("ETIMEDOUT", "timedout"),
-    ("EHOSTUNREACH", "addressunreachable"),
-    ("ENETUNREACH", "internetdisconnected"),
+# Node's socket errors (what route.fetch reports, and what the gate answers with when it
+# cannot reach a destination) → Chromium's abort codes, and the network errors they are.
+_SOCKET_ERRORS = (
+    ("ECONNREFUSED", "connectionrefused", "ERR_CONNECTION_REFUSED"),
+    ("ECONNRESET", "connectionreset", "ERR_CONNECTION_RESET"),
+    ("ENOTFOUND", "namenotresolved", "ERR_NAME_NOT_RESOLVED"),
+    ("EAI_AGAIN", "namenotresolved", "ERR_NAME_NOT_RESOLVED"),
+    ("ETIMEDOUT", "timedout", "ERR_TIMED_OUT"),
+    ("EHOSTUNREACH", "addressunreachable", "ERR_ADDRESS_UNREACHABLE"),
+    ("ENETUNREACH", "internetdisconnected", "ERR_INTERNET_DISCONNECTED"),
 )
 
 
 def abort_code(message: str) -> str:
-    return next((code for marker, code in _ABORT_CODES if marker in message), "failed")
+    return next((code for marker, code, _ in _SOCKET_ERRORS if marker in message), "failed")
 
 
+def net_error(message: str) -> str:
+    """Chromium's name for the network error a socket error is (net::ERR_CONNECTION_REFUSED)."""
+    return "net::" + next((error for marker, _, error in _SOCKET_ERRORS if marker in message),
+                          "ERR_FAILED")
+
+
+# Chromium's error for an HTTPS connection the gate did not open (refused or unreachable).
+TUNNEL_FAILURE = "ERR_TUNNEL_CONNECTION_FAILED"
 # Chromium's errors for a request refused by the route handler or by the gate.
-_REFUSAL_ERRORS = ("ERR_BLOCKED_BY_CLIENT", "ERR_HTTP_RESPONSE_CODE_FAILURE",
-                   "ERR_TUNNEL_CONNECTION_FAILED")
+_REFUSAL_ERRORS = ("ERR_BLOCKED_BY_CLIENT", "ERR_HTTP_RESPONSE_CODE_FAILURE", TUNNEL_FAILURE)
 
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
@@ -58,6 +67,10 @@ GATE_HEADER = "X-Webshellfs-Gate"
 
 
 RESOLVE_TIMEOUT = 10.0
+# How a refusal for a name that does not resolve begins.
+UNRESOLVED = "cannot resolve the host"
+# Servers the gate remembers not reaching (policy.unreachable), for the error of a load.
+MAX_UNREACHABLE = 256
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -84,6 +97,9 @@ class NetworkPolicy:
         self.connect = connector
         self._verdicts: dict[tuple[str, int], tuple[str, list[str]]] = {}
         self.refused: list[str] = []
+        # host:port → why the gate last failed to connect there (ECONNREFUSED…): Chromium
+        # reports a tunnel it could not open as ERR_TUNNEL_CONNECTION_FAILED, whatever the cause.
+        self.unreachable: dict[str, str] = {}
 
     async def refusal(self, url: str, *, top_level: bool) -> str:
         """Why url must not be fetched, or "" if it may."""
@@ -123,7 +139,7 @@ class NetworkPolicy:
         try:
             addresses = list(dict.fromkeys(await self._resolve(host, port)))
         except OSError as error:
-            return f"cannot resolve the host {host}: {error}", []
+            return f"{UNRESOLVED} {host}: {error}", []
         return self.rules.refusal(addresses), addresses
 
     async def check(self, url: str) -> None:
@@ -151,11 +167,11 @@ class NetworkPolicy:
         except PlaywrightError as error:
             # Unanswered, the route would hang the load until its timeout; aborted with the
             # matching network error, the page fails the way it would have without us.
-            await route.abort("blockedbyclient" if self._cut(request.url)
+            await route.abort("blockedbyclient" if self.cut(request.url)
                               else abort_code(str(error)))
             return
         gate = response.headers.get(GATE_HEADER.lower())
-        if gate is not None or self._cut(request.url):
+        if gate is not None or self.cut(request.url):
             # The gate answered instead of the server: refused (the reason is noted), or
             # unreachable, which Chromium would have reported as that network error; or it
             # cut the body off (over the size limit, noted), which is a refusal too.
@@ -183,6 +199,24 @@ class NetworkPolicy:
             return
         socket.connect_to_server()
 
+    def note_unreachable(self, host: str, port: int, why: str) -> None:
+        if len(self.unreachable) >= MAX_UNREACHABLE:
+            self.unreachable.clear()
+        self.unreachable[f"{host}:{port}"] = why
+
+    def note_reached(self, host: str, port: int) -> None:
+        self.unreachable.pop(f"{host}:{port}", None)
+
+    def unreachable_error(self, url: str) -> str:
+        """Chromium's name for why the gate could not reach url's server, or ""."""
+        parts = urlsplit(url)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            return ""
+        why = self.unreachable.get(f"{parts.hostname}:{port}")
+        return net_error(why) if why else ""
+
     def caused(self, error: str) -> bool:
         """Whether a browser error is the policy's doing: a request aborted by the route
         handler, or a hop the gate refused (Chromium reports a proxy's refusal of a page as
@@ -190,7 +224,7 @@ class NetworkPolicy:
         in `refused`."""
         return bool(self.refused) and any(code in error for code in _REFUSAL_ERRORS)
 
-    def _cut(self, url: str) -> bool:
+    def cut(self, url: str) -> bool:
         """Whether the gate has just cut url's response off (its note is pending)."""
         return any(note.startswith(f"{url} ") for note in self.refused)
 

@@ -19,7 +19,14 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from playwright.async_api import Browser as PlaywrightBrowser
-from playwright.async_api import BrowserContext, Locator, Page, Playwright, async_playwright
+from playwright.async_api import (
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    Response,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
@@ -29,7 +36,12 @@ from webshellfs.browser.gestures import GESTURES
 from webshellfs.browser.loading import NavigationLoop, fetch_raw, is_html, settle, snapshot
 from webshellfs.browser.operations import OPERATIONS, Inputs
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
-from webshellfs.browser.policy import NetworkPolicy
+from webshellfs.browser.policy import (
+    GATE_HEADER,
+    TUNNEL_FAILURE,
+    NetworkPolicy,
+    net_error,
+)
 from webshellfs.browser.pool import TabPool
 from webshellfs.browser.processes import (
     ChromiumProcesses,
@@ -370,7 +382,11 @@ class Session:
         await context.add_init_script(LISTENER_LOG)
         await context.add_init_script(MUTATION_CLOCK)
         await context.add_init_script(page_guard(MAX_DIALOGS))
-        await context.route("**/*", self.policy.route)
+        if not (self.options.mode == "local" or remote_here):
+            # Routing turns Chromium's HTTP cache off (every page would fetch its styles,
+            # scripts and images again) and costs a round trip per request: only a browser
+            # that cannot reach the gate has its requests judged this way instead.
+            await context.route("**/*", self.policy.route)
         await context.route_web_socket(lambda _: True, self.policy.route_web_socket)
         return context
 
@@ -574,7 +590,13 @@ class Session:
         except PlaywrightError as error:
             if "Download is starting" in str(error):
                 return TabCapture(tab.id, await self._fetch_raw(url), True)
+            unreachable = self.policy.unreachable_error(url)
+            if TUNNEL_FAILURE in str(error) and unreachable:
+                raise FetchError(f"loading {url} failed in the browser: {unreachable}") from None
             raise
+        refusal = self._gate_refusal(url, response)
+        if refusal is not None:
+            raise refusal
         if response is not None and not is_html(response.headers.get("content-type", "")):
             # The browser shows PDFs, images and JSON in viewers of its own; the bytes the
             # server sent are what the compiler needs.
@@ -582,6 +604,19 @@ class Session:
         await settle(tab, self.options)
         return await self._capture(tab, tab.captured_url, requested_url=url,
                                    screenshot=screenshot)
+
+    def _gate_refusal(self, url: str, response: Response | None) -> FetchError | None:
+        """The error a load is when the gate answered in the page's place (the address
+        refused, or not reachable) or cut the page's body off (over the size limit)."""
+        if response is None:
+            return None
+        why = response.headers.get(GATE_HEADER.lower())
+        if why is None and not self.policy.cut(response.url):
+            return None
+        if why is None or why == "refused":
+            notes = self._drain(self.policy.refused)
+            return AccessDenied(notes[-1] if notes else f"{url} was refused by the network policy")
+        return FetchError(f"loading {url} failed in the browser: {net_error(why)}")
 
     async def _fetch_raw(self, url: str) -> Capture:
         assert self._context is not None
