@@ -11,6 +11,8 @@ import pytest
 from tests.browser.conftest import page_text, run
 from tests.browser.live_site import LIVE_ROOT, LiveSite
 from webshellfs.browser import Browser, CapturedResponse
+from webshellfs.compiler import compile_page
+from webshellfs.contract.layout import render_page
 from webshellfs.errors import AccessDenied, FetchError
 
 pytestmark = pytest.mark.browser
@@ -59,6 +61,27 @@ def test_an_inline_hiding_the_stylesheet_overrules_is_not_kept(
     text = page_text(run(lambda: browser.open(site.url("/overruled.html"))))
     assert "The stylesheet overrules the inline hiding." in text
     assert "Really hidden." not in text
+
+
+def test_what_stays_on_screen_while_the_page_scrolls_is_not_the_main_text(
+    browser: Browser, site: LiveSite
+) -> None:
+    """Elements the page fixes to the window, named by nothing (CSS-in-JS class names): the
+    capture marks where each sits and the compiler files it by that; a sticky line, which
+    scrolls with its section, stays in content/."""
+    result = run(lambda: browser.open(site.url("/fixed.html")))
+    root = lxml.html.document_fromstring(result.capture.body)
+    marks = {el.get("class"): el.get("data-wsfs-fixed") for el in root.iter("div")}
+    assert marks == {"c1": "top", "c4": "side", "c6": None, "c3": "over", "c2": "bottom"}
+    files = render_page(compile_page(result.capture.body, result.capture.url))
+    content = b"".join(data for name, data in files.items() if name.startswith("content/"))
+    assert b"Updated every morning at six." in content and b"Neap tides" in content
+    assert b"Coastline Weekly" in files["boilerplate/header.md"]
+    assert b"Tide stations on this coast" in files["boilerplate/aside.md"]
+    assert b"Chat with a harbour master" in files["boilerplate/popup.md"]
+    assert b"We use cookies" in files["boilerplate/footer.md"]
+    for chrome in (b"Coastline", b"Tide stations", b"Chat with", b"cookies"):
+        assert chrome not in content
 
 
 def test_every_actionable_element_gets_a_unique_locator(browser: Browser, site: LiveSite) -> None:

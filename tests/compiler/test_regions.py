@@ -486,3 +486,24 @@ def test_a_heading_naming_other_stories_heads_their_links_a_heading_of_ways_does
         "More Great WIRED Stories", "- YouTubers must unionize [L0002]",
         "- WIRED25: stories of people racing to save us [L0003]"]
     assert "- Add a toolbar button for the tools you use most often" in content_lines(out)
+
+
+def test_what_the_browser_showed_fixed_to_the_window_goes_by_where_it_sat() -> None:
+    """data-wsfs-fixed (the capture's mark for an element that stays put while the page
+    scrolls): a bar across the top is a header, one along the bottom a footer, a panel down a
+    side an aside, a box over the page a popup; class words that name a kind come first, and
+    the element holding the main text stays whatever the mark says."""
+    html = ('<body><div class="css-1q2w" data-wsfs-fixed="top">Coastline Weekly</div>'
+            '<div data-wsfs-fixed="side">Tide stations on this coast</div>'
+            f'<div data-wsfs-fixed="over"><article><h1>The story</h1>{STORY}</article></div>'
+            '<div data-wsfs-fixed="over"><p>Chat with a harbour master</p></div>'
+            '<div class="cookie-banner" data-wsfs-fixed="bottom">We use cookies</div>'
+            '<div data-wsfs-fixed="bottom">Free shipping this week</div></body>')
+    out = regions(html)
+    assert out["boilerplate/header.md"] == ["Coastline Weekly"]
+    assert out["boilerplate/aside.md"] == ["Tide stations on this coast"]
+    assert out["boilerplate/popup.md"] == ["Chat with a harbour master"]
+    assert out["boilerplate/consent.md"] == ["We use cookies"]
+    assert out["boilerplate/footer.md"] == ["Free shipping this week"]
+    assert "content/01-the-story.md" in out
+    assert sum("Paragraph" in line for line in content_lines(out)) == 8

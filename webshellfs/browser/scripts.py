@@ -13,7 +13,7 @@ from webshellfs.compiler.builder import (
     LOCATOR_ATTRIBUTE,
     OPERABLE_ATTRIBUTE,
 )
-from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
+from webshellfs.compiler.dom import FIXED_ATTRIBUTE, UNSEEN_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
 TIMER_WATCH_MS = 300
@@ -265,6 +265,8 @@ DOM_SETTLE = """
 #  - rendered elements that people cannot see (clipped to nothing, a box of at most one pixel
 #    that cuts off its overflow, far off the page to the left or above, text indented out)
 #    get `data-wsfs-unseen` (the compiler moves their text to boilerplate/hidden.md);
+#  - elements fixed to the window (they stay put while the page scrolls) get `data-wsfs-fixed`
+#    saying where they sit: top, bottom, side or over (the compiler takes them out of content/);
 #  - what a person can operate beyond declared controls (listeners, pointer cursor, tabindex,
 #    draggable: discovery.OPERABLE) is written into data-wsfs-op;
 #  - the element with keyboard focus gets data-wsfs-focus;
@@ -281,6 +283,7 @@ SNAPSHOT = r"""
   const UNSEEN = '__UNSEEN__';
   const OP = '__OPERABLE_ATTRIBUTE__';
   const DRAWN = '__DRAWN_ATTRIBUTE__';
+  const FIXED = '__FIXED_ATTRIBUTE__';
   const operable = __OPERABLE__;
   const marks = new Map();  // element → words its container gave it (discovery.OPERABLE)
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
@@ -333,6 +336,23 @@ SNAPSHOT = r"""
     return cut && rect.width * rect.height <= 1 && el.textContent.trim() !== '';
   };
 
+  // Where an element fixed to the window sits on it (compiler/regions.py FIXED_REGIONS): a bar
+  // across the top or along the bottom, a panel down a side, else a box over the page; ''
+  // for one that shows nothing to read.
+  const EDGE = 2;
+  const placement = (el, style) => {
+    if (!style || style.position !== 'fixed' || !el.textContent.trim()) return '';
+    const view = el.ownerDocument.defaultView;
+    const box = el.getBoundingClientRect();
+    if (box.width * box.height === 0) return '';
+    const width = view.innerWidth, height = view.innerHeight;
+    if (box.top <= EDGE && box.height < 0.3 * height) return 'top';
+    if (box.bottom >= height - EDGE && box.height < 0.4 * height) return 'bottom';
+    if ((box.left <= EDGE || box.right >= width - EDGE) && box.height >= 0.5 * height
+        && box.width < 0.4 * width) return 'side';
+    return 'over';
+  };
+
   // Words of a quoted `content`, without private-use characters (an icon font's glyphs) and
   // what functions say (an image's url("…"), a counter).
   const QUOTED = /"((?:[^"\\]|\\.)*)"/g;
@@ -370,7 +390,8 @@ SNAPSHOT = r"""
   const ONLY_HIDDEN = new Set(['hidden']);
   // shown: no `hidden` to write (the element is rendered, or an ancestor says it for it);
   // rendered: the element itself is drawn.
-  const openTag = (el, inFrame, shown, marked = false, ops = '', rendered = shown, drawn = '') => {
+  const openTag = (el, inFrame, shown, marked = false, ops = '', rendered = shown, drawn = '',
+    fixed = '') => {
     const name = el.localName;
     const parts = ['<', name];
     const replaced = REPLACED[name] || ONLY_HIDDEN;
@@ -387,6 +408,7 @@ SNAPSHOT = r"""
     if (marked && !el.hasAttribute(UNSEEN)) parts.push(' ', UNSEEN, '=""');
     if (ops) parts.push(' ', OP, '="', ops, '"');
     if (drawn) parts.push(' ', DRAWN, '="', attr(drawn), '"');
+    if (fixed) parts.push(' ', FIXED, '="', fixed, '"');
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {
@@ -452,7 +474,8 @@ SNAPSHOT = r"""
     const drawn = hiddenButDrawn || (shown && !el.textContent.trim() ? drawnWords(el, ops) : null);
     const glyph = drawn && (VOID.has(name) || !WORDS.test(drawn.join(''))) ? drawn.join(' ').trim() : '';
     const written = glyph ? null : drawn;
-    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, glyph));
+    const fixed = shown ? placement(el, style) : '';
+    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, glyph, fixed));
     if (VOID.has(name)) return;
     if (written) out.push(text(written[0]), written[0] ? ' ' : '');
     if (hiddenButDrawn) {
@@ -499,5 +522,6 @@ SNAPSHOT = r"""
     clickedDownloads: guard.downloads };
 }
 """.replace("__FOCUS__", FOCUS_ATTRIBUTE).replace("__DRAWN_ATTRIBUTE__", DRAWN_ATTRIBUTE).replace(
+    "__FIXED_ATTRIBUTE__", FIXED_ATTRIBUTE).replace(
     "__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
     "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip())

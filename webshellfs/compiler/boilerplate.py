@@ -23,7 +23,7 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
-from webshellfs.compiler.dom import squash
+from webshellfs.compiler.dom import FIXED_ATTRIBUTE, squash
 from webshellfs.compiler.regions import (
     AFTER_MAIN_MAX_PROSE,
     AFTER_MAIN_TAGS,
@@ -34,6 +34,8 @@ from webshellfs.compiler.regions import (
     CALLS_TO_ACTION,
     CREDIT_PREFIXES,
     CREDIT_TAGS,
+    FIXED_REGIONS,
+    GUESSED_REGIONS,
     HEADING_BLOCK_TAGS,
     HEADING_PARAGRAPH_TAGS,
     HEADING_REGIONS,
@@ -313,6 +315,21 @@ def _the_article_in(container: HtmlElement, held: dict[HtmlElement, int]) -> Htm
     if largest < ARTICLE_MIN_SHARE * held.get(container, 0) or largest < ARTICLE_LEAD * runner_up:
         return None
     return articles[index]
+
+
+def placed_region(element: HtmlElement, weights: TextWeights, found: str | None) -> str | None:
+    """The region the rules `found` for an element (or None), weighed against where the browser
+    showed it fixed to the window (it stays put while the page scrolls under it, so it is not
+    the page's text): a kind the rules named stands; a guess by shape alone (GUESSED_REGIONS),
+    or nothing, gives way to the kind its class/id words name, else to the one its place names
+    (FIXED_REGIONS). Never for a block that holds the page's title."""
+    place = element.get(FIXED_ATTRIBUTE)
+    if place is None or found is not None and found not in GUESSED_REGIONS:
+        return found
+    region = named_region(element, weights) or FIXED_REGIONS.get(place)
+    if region is None or holds_title(element, weights):
+        return found
+    return region
 
 
 def landmark_region(element: HtmlElement, page_level: bool) -> str | None:

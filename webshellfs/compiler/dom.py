@@ -104,6 +104,9 @@ VISUALLY_HIDDEN_CLASSES = frozenset({
 CLASS_CACHE_SIZE = 4096
 # Set by the browser capture on elements its layout shows nowhere (scripts.py SNAPSHOT).
 UNSEEN_ATTRIBUTE = "data-wsfs-unseen"
+# Set by the browser capture on elements fixed to the window, with where they sit on it
+# (top, bottom, side, over): they stay put while the page scrolls under them.
+FIXED_ATTRIBUTE = "data-wsfs-fixed"
 # Beyond this many pixels to the left or above, a box is off the page for good.
 OFF_SCREEN_PX = -1000.0
 _PX_PER_UNIT = {"px": 1.0, "": 1.0, "em": 16.0, "rem": 16.0, "pt": 4 / 3, "pc": 16.0,

@@ -78,6 +78,15 @@ REGION_STEMS = (
     ("read-time", "byline"), ("article-tools", "share"), ("print-tools", "share"),
     ("teaser", "teaser"),
 )
+# An element the browser shows fixed to the window (dom.FIXED_ATTRIBUTE) that its class/id
+# words do not name, by where it sits: a bar across the top is the page's header, one along
+# the bottom its footer (a cookie bar, a toolbar), one down a side an aside (a docked menu),
+# a box over the page a popup (a chat bubble, a subscription box).
+FIXED_REGIONS = {"top": "header", "bottom": "footer", "side": "aside", "over": "popup"}
+# Regions the rules give by shape alone (a short box after the main text): where the browser
+# fixed the element says more.
+GUESSED_REGIONS = frozenset({"aside"})
+
 # Kinds a name gives only to a block that links elsewhere: a teaser is a card of another page
 # (related.md) when it holds a link; without one it is the article's own lead (`teaser-text`).
 LINKED_KINDS = {"teaser": "related"}

@@ -33,6 +33,7 @@ from webshellfs.compiler.boilerplate import (
     landmark_region,
     minor_region,
     peripheral_region,
+    placed_region,
 )
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import (
@@ -375,8 +376,9 @@ class Walker:
 
     def _region_of(self, element: HtmlElement, tag: str) -> str | None:
         """The region an element starts: inside a region only a landmark (a nav inside the
-        header is the nav); elsewhere also the evidence rules of boilerplate.py. Never an
-        element holding the main text container."""
+        header is the nav); elsewhere also the evidence rules of boilerplate.py, and for an
+        element the browser showed fixed to the window, its place where the rules found
+        nothing or only guessed. Never an element holding the main text container."""
         page = self.page
         if element in page.main_path:
             return None  # it holds the main text, whatever it calls itself
@@ -387,11 +389,13 @@ class Walker:
         if tag == "a" and is_skip_link(element):
             return "nav"
         if page.main is None:
-            return None
-        if self.in_main:
-            return page.sections.get(element) or minor_region(
+            region = None
+        elif self.in_main:
+            region = page.sections.get(element) or minor_region(
                 element, page.weights, page.main, page.listing)
-        return peripheral_region(element, page.weights, page.listing, self.after_main)
+        else:
+            region = peripheral_region(element, page.weights, page.listing, self.after_main)
+        return placed_region(element, page.weights, region)
 
     def _leave_region(self, saved: tuple[int, str | None]) -> None:
         self._flush()
