@@ -18,7 +18,7 @@ from tests.browser.conftest import live_options, locator_of, page_text, run
 from tests.browser.live_site import LiveSite
 from tests.browser.test_policy import HINT, fake_dns, to_fixture_site
 from tests.conftest import chromium_path
-from tests.security.test_browser_policy import Server
+from tests.security.test_browser_policy import Server, assert_second_hop_refused
 from webshellfs.browser import Browser
 from webshellfs.browser.options import CHROMIUM_ARGS, BrowserOptions
 from webshellfs.browser.policy import NetworkPolicy
@@ -162,12 +162,7 @@ def test_a_remote_browser_on_this_machine_goes_through_the_gate(
     browser = Browser(live_options(mode="cdp", endpoint=endpoint, allow_private=False),
                       policy=policy)
     try:
-        secret = server.url("/secret")
-        second = server.url(f"/hop?to={secret}", host="localhost")
-        with pytest.raises(AccessDenied) as refused:
-            run(lambda: browser.open(server.url(f"/hop?to={second}", host="localhost")))
-        assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
-        assert "/secret" not in server.requests
+        assert_second_hop_refused(browser, server)
     finally:
         browser.close_blocking()
         server.close()

@@ -181,17 +181,21 @@ def test_subresource_redirects_are_judged_at_every_hop(
                   if path != "/favicon.ico") == ["/hop", "/hop", "/subresources"]
 
 
-def test_a_page_redirected_twice_is_judged_at_the_second_hop(
-        server: Server, public_browser: Browser) -> None:
-    """The route handler sees only the first Location (public); the second points at the
-    loopback address and is refused by the gate: the load fails and /secret is never asked."""
+def assert_second_hop_refused(browser: Browser, server: Server) -> None:
+    """A page whose first Location is public and whose second points at the loopback address:
+    the gate refuses that hop, the open fails with the policy's reason, /secret is never asked."""
     secret = server.url("/secret")
     second = server.url(f"/hop?to={secret}", host="localhost")
     before = len(server.requests)
     with pytest.raises(AccessDenied) as refused:
-        run(lambda: public_browser.open(server.url(f"/hop?to={second}", host="localhost")))
+        run(lambda: browser.open(server.url(f"/hop?to={second}", host="localhost")))
     assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
     assert "/secret" not in server.requests[before:]
+
+
+def test_a_page_redirected_twice_is_judged_at_the_second_hop(
+        server: Server, public_browser: Browser) -> None:
+    assert_second_hop_refused(public_browser, server)
     after = run(lambda: public_browser.open(server.url("/hop?to=/small.json", host="localhost")))
     assert after.capture.body == b'{"items": [1, 2, 3]}'
     assert after.notes == ()
@@ -206,13 +210,7 @@ def test_the_gate_sees_loopback_whatever_the_environment(
     policy = NetworkPolicy(AddressRules(), resolver=fake_dns, connector=to_fixture_site)
     live = Browser(live_options(allow_private=False, max_body_bytes=BODY_LIMIT), policy=policy)
     try:
-        secret = server.url("/secret")
-        second = server.url(f"/hop?to={secret}", host="localhost")
-        before = len(server.requests)
-        with pytest.raises(AccessDenied) as refused:
-            run(lambda: live.open(server.url(f"/hop?to={second}", host="localhost")))
-        assert str(refused.value) == f"{secret} resolves to 127.0.0.1, a loopback address; {HINT}"
-        assert "/secret" not in server.requests[before:]
+        assert_second_hop_refused(live, server)
     finally:
         live.close_blocking()
 
