@@ -5,7 +5,8 @@ Two kinds of evidence, both deterministic:
 - what the page shows, for pages that mark nothing: blocks named by their class/id words
   (`sidebar`, `relatedposts`, `commentlist`, `author-box`), by the heading they open with
   ("Mehr zum Thema", "Comments") or sit under (heading_sections), credit lines, skip links,
-  link-dense menus, and short boxes after the main text. The tables are in regions.py; each
+  link-dense menus, and short boxes after the main text; on a page the browser rendered, also
+  what it showed fixed to the window (placed_region). The tables are in regions.py; each
   kind is a file of its own.
 The second kind is applied outside the main text container (the smallest element holding
 most of the page's text outside links, or the article the page marks), and inside it only to
