@@ -148,6 +148,10 @@ class Daemon:
 
 
 REF = re.compile(r"\[([AL]\d{4})\b([^\]]*)\]")
+# A tables/*.cells line: cell, row, row_label, col_label, value, refs (the ids of what the cell
+# holds, bare).
+CELL_COLUMNS = 6
+CELL_REF = re.compile(r"\b([AL]\d{4})\b")
 
 
 class Agent:
@@ -233,7 +237,7 @@ class Agent:
                 columns = self.row(page, ident) if want else []
                 if not want or columns and (columns[1] == want or re.search(
                         rf"\bon: [^\t]*\b{want}\b", columns[3] if len(columns) > 3 else "")):
-                    shown = next(line for line in lines if f"[{ident}" in line)
+                    shown = next(line for line in lines if ident in line)
                     self.transcript.append(f"# {text!r} is {ident}: {shown}")
                     return ident
         raise TaskFailed(f"no address for {text!r}{f' ({want})' if want else ''} in {page}; "
@@ -255,13 +259,17 @@ class Agent:
 
 
 def _refs_showing(line: str, text: str) -> list[str]:
-    """References on a grep line that belong to `text`: labels holding it first, then links
-    right after it, then any reference on the line."""
+    """References on a grep line that belong to `text`: a table cell's own (the refs column of
+    a tables/*.cells line whose value holds the text), labels holding it, then links right
+    after it, then any reference on the line."""
     body = line.split(":", 2)[-1]
+    columns = body.split("\t")
+    cell = (CELL_REF.findall(columns[-1]) if "/tables/" in line and len(columns) == CELL_COLUMNS
+            and text in columns[-2] else [])
     labelled = [m.group(1) for m in REF.finditer(body) if text in m.group(2)]
     following = [m.group(1) for m in REF.finditer(body)
                  if body[:m.start()].rstrip().endswith(text)]
-    return labelled + following + [m.group(1) for m in REF.finditer(body)]
+    return cell + labelled + following + [m.group(1) for m in REF.finditer(body)]
 
 
 # Tasks --------------------------------------------------------------------------------------

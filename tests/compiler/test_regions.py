@@ -507,3 +507,15 @@ def test_what_the_browser_showed_fixed_to_the_window_goes_by_where_it_sat() -> N
     assert out["boilerplate/footer.md"] == ["Free shipping this week"]
     assert "content/01-the-story.md" in out
     assert sum("Paragraph" in line for line in content_lines(out)) == 8
+
+
+def test_class_words_do_not_rename_a_region_the_page_declares() -> None:
+    """A disclosure widget's panel classed `disclosure-page-content` (the ARIA Practices'
+    navigation example) is a region the page names, not an affiliate disclosure (ads.md)."""
+    html = (f'<main><h1>The story</h1>{STORY}'
+            '<div class="disclosure-page-content" role="region" aria-label="Sample page">'
+            '<h3>Mythical University</h3><p>Sample content section.</p></div>'
+            '<div class="disclosure"><p>We may earn a commission from links.</p></div></main>')
+    out = regions(html)
+    assert "Sample content section." in content_lines(out)
+    assert out["boilerplate/ads.md"] == ["We may earn a commission from links."]

@@ -94,6 +94,9 @@ from webshellfs.compiler.rules import (
 )
 
 NAMES_CACHE_SIZE = 4096
+# The role of a part the page declares a region of its content, which its class words do not
+# rename.
+DECLARED_REGION_ROLE = "region"
 # Found through the role attributes (about twice as fast as testing every element's role);
 # descendants only, not the element itself.
 _ARTICLE_ROLE = lxml.etree.XPath("descendant::*/@role[. = 'article']/..")
@@ -205,7 +208,11 @@ class RegionNames:
         self._seen: dict[str, str | None] = {}
 
     def region(self, element: HtmlElement) -> str | None:
-        """The region of the element's class words, else of its id words."""
+        """The region of the element's class words, else of its id words; none for a part the
+        page declares a region of its content (role=region: a disclosure widget's panel
+        classed `disclosure-page-content` is not an affiliate disclosure)."""
+        if element.get("role") == DECLARED_REGION_ROLE:
+            return None
         class_value = element.get("class")
         region = self._value_region(class_value) if class_value else None
         if region is None:
