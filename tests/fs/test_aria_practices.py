@@ -98,9 +98,10 @@ def address(mount: Mount, page: str, label: str, where: str = "") -> str:
 
 
 def link(mount: Mount, page: str, text: str) -> str:
-    """The id of the link whose text is `text` (links.tsv's third column)."""
+    """The id of the link whose text is `text` (links.tsv's third column; a link into the page
+    goes on with ` → ` and the file it leads to)."""
     rows = [row.split("\t") for row in actions(mount, page, "links.tsv").splitlines()]
-    found = [row[0] for row in rows if len(row) > 2 and row[2] == text]
+    found = [row[0] for row in rows if len(row) > 2 and row[2].split(" → ")[0] == text]
     assert found, f"no link {text!r} in {page}"
     return found[0]
 
@@ -228,6 +229,18 @@ def test_disclosure_shows_an_answer(mount: Mount, examples: str) -> None:
     answered = act(mount, f"execute {page} {question}")
     assert "expanded" in action_row(mount, answered, question)[3]
     assert grep(mount, answered, "No exceptions are made for any holiday")
+
+
+def test_disclosure_navigation_link_updates_the_sample_page(mount: Mount, examples: str) -> None:
+    """The menu's links change the heading of a sample page (`div.disclosure-page-content
+    role=region`), which is the page's content: a class word `disclosure` once filed it as an
+    affiliate disclosure in ads.md, where the new heading was out of an agent's sight."""
+    page = opened(mount, examples, "disclosure/examples/disclosure-navigation")
+    menu = act(mount, f"execute {page} {address(mount, page, 'Admissions')}")
+    tuition = act(mount, f"execute {menu} {link(mount, menu, 'Tuition')}")
+    headings = [line for line in grep(mount, tuition, "Tuition").splitlines() if ":# " in line]
+    assert any(line.endswith("> Tuition") or line.endswith("# Tuition") for line in headings), (
+        grep(mount, tuition, "#"))
 
 
 def test_modal_dialog_filled_and_verified(mount: Mount, examples: str) -> None:
