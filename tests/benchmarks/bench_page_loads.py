@@ -26,7 +26,6 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -35,10 +34,10 @@ from playwright.sync_api import BrowserContext, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.benchmarks.bench_browser import CHROMIUM, percentile, timed
 from webshellfs.browser import Browser, BrowserOptions
 from webshellfs.browser.options import CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
 # A 1×1 picture.
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
                     "0000000d4944415478da63f8ffff3f0005fe02fea7d6a45f0000000049454e44ae426082")
@@ -78,17 +77,6 @@ def serve(resources: int, delay: float) -> ThreadingHTTPServer:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
-
-
-def timed(call: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    call()
-    return (time.perf_counter() - started) * 1000
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def main() -> None:

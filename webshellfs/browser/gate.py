@@ -28,6 +28,7 @@ from webshellfs.browser.policy import (
     UNRESOLVED,
     NetworkPolicy,
     Streams,
+    server_of,
 )
 
 CHUNK = 64 * 1024
@@ -129,28 +130,25 @@ class Gate:
         is answered as unreachable, not noted (its load fails saying so, and the browser's own
         background requests would fill the notes offline)."""
         reason, addresses = await self.policy.destination(url)
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        failure = "ECONNREFUSED"
-        if reason.startswith(UNRESOLVED):
-            addresses, failure = [], "ENOTFOUND"
-        elif reason:
+        server = server_of(url)
+        if server is None or reason and not reason.startswith(UNRESOLVED):
             if " resolves to " in reason:
                 self.policy.refused.append(reason.replace(url, shown, 1))
             out.write(_REFUSED)
             return None
+        failure = "ENOTFOUND" if reason else "ECONNREFUSED"
         for address in addresses:
             try:
-                opened = await asyncio.wait_for(self.policy.connect(address, port),
+                opened = await asyncio.wait_for(self.policy.connect(address, server[1]),
                                                 CONNECT_TIMEOUT)
             except TimeoutError:
                 failure = "ETIMEDOUT"
             except OSError as error:
                 failure = errno.errorcode.get(error.errno or 0, failure)
             else:
-                self.policy.note_reached(parts.hostname or "", port)
+                self.policy.note_reached(server)
                 return opened
-        self.policy.note_unreachable(parts.hostname or "", port, failure)
+        self.policy.note_unreachable(server, failure)
         out.write(_unreachable(failure))
         return None
 

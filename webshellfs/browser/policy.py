@@ -73,6 +73,17 @@ UNRESOLVED = "cannot resolve the host"
 MAX_UNREACHABLE = 256
 
 
+def server_of(url: str) -> tuple[str, int] | None:
+    """The host and port a connection for url goes to; None when it names no host or a bad
+    port."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    except ValueError:
+        return None
+    return (parts.hostname, port) if parts.hostname else None
+
+
 async def system_resolver(host: str, port: int) -> list[str]:
     """The system's addresses for host; a resolver that hangs counts as a failure (OSError)."""
     lookup = asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -97,9 +108,9 @@ class NetworkPolicy:
         self.connect = connector
         self._verdicts: dict[tuple[str, int], tuple[str, list[str]]] = {}
         self.refused: list[str] = []
-        # host:port → why the gate last failed to connect there (ECONNREFUSED…): Chromium
+        # (host, port) → why the gate last failed to connect there (ECONNREFUSED…): Chromium
         # reports a tunnel it could not open as ERR_TUNNEL_CONNECTION_FAILED, whatever the cause.
-        self.unreachable: dict[str, str] = {}
+        self.unreachable: dict[tuple[str, int], str] = {}
 
     async def refusal(self, url: str, *, top_level: bool) -> str:
         """Why url must not be fetched, or "" if it may."""
@@ -118,17 +129,13 @@ class NetworkPolicy:
         if scheme not in ALLOWED_SCHEMES:
             shown = f"{scheme}:" if scheme else "a URL without a scheme"
             return f"only http and https URLs can be opened; {shown} is refused: {url}", []
-        host = parts.hostname
-        if not host:
-            return f"the URL has no host: {url}", []
-        try:
-            port = parts.port or (443 if scheme == "https" else 80)
-        except ValueError:
-            return f"the URL has a bad port: {url}", []
-        key = (host, port)
-        if key not in self._verdicts:
-            self._verdicts[key] = await self._judge(host, port)
-        verdict, addresses = self._verdicts[key]
+        server = server_of(url)
+        if server is None:
+            problem = "has a bad port" if parts.hostname else "has no host"
+            return f"the URL {problem}: {url}", []
+        if server not in self._verdicts:
+            self._verdicts[server] = await self._judge(*server)
+        verdict, addresses = self._verdicts[server]
         if verdict.startswith("resolves"):
             return f"{url} {verdict}", []
         return verdict, addresses
@@ -199,22 +206,17 @@ class NetworkPolicy:
             return
         socket.connect_to_server()
 
-    def note_unreachable(self, host: str, port: int, why: str) -> None:
+    def note_unreachable(self, server: tuple[str, int], why: str) -> None:
         if len(self.unreachable) >= MAX_UNREACHABLE:
             self.unreachable.clear()
-        self.unreachable[f"{host}:{port}"] = why
+        self.unreachable[server] = why
 
-    def note_reached(self, host: str, port: int) -> None:
-        self.unreachable.pop(f"{host}:{port}", None)
+    def note_reached(self, server: tuple[str, int]) -> None:
+        self.unreachable.pop(server, None)
 
     def unreachable_error(self, url: str) -> str:
         """Chromium's name for why the gate could not reach url's server, or ""."""
-        parts = urlsplit(url)
-        try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:
-            return ""
-        why = self.unreachable.get(f"{parts.hostname}:{port}")
+        why = self.unreachable.get(server_of(url) or ("", 0))
         return net_error(why) if why else ""
 
     def caused(self, error: str) -> bool:
