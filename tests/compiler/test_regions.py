@@ -519,3 +519,15 @@ def test_class_words_do_not_rename_a_region_the_page_declares() -> None:
     out = regions(html)
     assert "Sample content section." in content_lines(out)
     assert out["boilerplate/ads.md"] == ["We may earn a commission from links."]
+
+
+def test_a_block_named_header_inside_an_article_is_the_articles_own() -> None:
+    html = ('<div class="site-header"><p>Example Daily, the news of the day</p></div>'
+            '<article><h1>The story</h1><div class="article-header">'
+            '<p>The lead: what happened, told in one sentence before the story.</p>'
+            '<span class="byline">By Ann Author</span></div>'
+            f'<div class="article-body">{STORY}</div></article>')
+    out = regions(html)
+    assert out["boilerplate/header.md"] == ["Example Daily, the news of the day"]
+    assert "The lead: what happened, told in one sentence before the story." in content_lines(out)
+    assert out["boilerplate/byline.md"] == ["By Ann Author"]

@@ -97,6 +97,8 @@ NAMES_CACHE_SIZE = 4096
 # The role of a part the page declares a region of its content, which its class words do not
 # rename.
 DECLARED_REGION_ROLE = "region"
+# The chrome kind a class/id word names that, inside an <article>, is the article's own part.
+ARTICLE_OWNS = "header"
 # Found through the role attributes (about twice as fast as testing every element's role);
 # descendants only, not the element itself.
 _ARTICLE_ROLE = lxml.etree.XPath("descendant::*/@role[. = 'article']/..")
@@ -541,7 +543,7 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     link density put it in, or None; after the main text (`after_main`) also a block with
     little prose of its own (a box, a teaser, a byline strip), as "aside". Never a block that
     holds the page's title (holds_title)."""
-    region = (named_region(element, weights) or line_region(element, weights)
+    region = (_chrome_name(element, weights) or line_region(element, weights)
               or call_region(element, weights))
     if region is None and not listing:
         region = heading_region(element, weights)
@@ -552,6 +554,17 @@ def peripheral_region(element: HtmlElement, weights: TextWeights, listing: bool,
     if region is None and element.tag in LINK_DENSE_TAGS and weights.is_link_dense(element):
         region = "nav"
     if region is not None and holds_title(element, weights):
+        return None
+    return region
+
+
+def _chrome_name(element: HtmlElement, weights: TextWeights) -> str | None:
+    """named_region, except that a block named `header` inside an article is the article's own
+    header (its title, lead and date), as an HTML <header> there is: what it holds goes by its
+    own names (a byline, a category list)."""
+    region = named_region(element, weights)
+    if region == ARTICLE_OWNS and any(
+            a.tag == "article" or a.get("role") == "article" for a in element.iterancestors()):
         return None
     return region
 
