@@ -531,3 +531,17 @@ def test_a_block_named_header_inside_an_article_is_the_articles_own() -> None:
     assert out["boilerplate/header.md"] == ["Example Daily, the news of the day"]
     assert "The lead: what happened, told in one sentence before the story." in content_lines(out)
     assert out["boilerplate/byline.md"] == ["By Ann Author"]
+
+
+def test_a_share_heading_takes_its_bar_but_not_the_authors_prose_under_it() -> None:
+    appeal = ("I would really love to get this out to more people, so if you can take a moment "
+              "to pass it on to a friend who runs a business like yours, I would appreciate it. "
+              "Nobody else seems to be talking about how this grows a business.")
+    html = (f'<article><h1>The story</h1>{STORY}{STORY}'
+            f'<h3>Share this information, please?</h3><p>{appeal}</p>'
+            '<h3>Share this</h3><ul><li><a href="/s">Facebook</a></li>'
+            '<li><a href="/t">Twitter</a></li></ul></article>')
+    out = regions(html)
+    assert appeal in content_lines(out)
+    assert out["boilerplate/share.md"][-3:] == ["Share this", "- Facebook [L0001]",
+                                                "- Twitter [L0002]"]

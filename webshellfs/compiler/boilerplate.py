@@ -65,6 +65,7 @@ from webshellfs.compiler.regions import (
     REGION_STEMS,
     REGION_TOKENS,
     RELATED_MIN_LINK_SHARE,
+    SHARE_SECTION_MAX_PROSE,
     SECTION_HEADING_TAGS,
     SHORT_LISTING_LINK_SHARE,
     SITE_MENU_MIN_LINKS,
@@ -619,7 +620,7 @@ def heading_sections(main: HtmlElement, weights: TextWeights,
     the page's title) with the blocks around it that hold nothing else, and what follows it in
     its container, up to the next heading of the same or a higher level. It moves only while it
     holds a small share of the main text, as a block does (minor_region); a "related" one must
-    be mostly links, and stays on a listing page."""
+    be mostly links, and stays on a listing page; a "share" one holds little prose."""
     sections: dict[HtmlElement, str] = {}
     main_prose = weights.prose.get(main, 0)
     headings = [*main.iter("h1", *SECTION_HEADING_TAGS),
@@ -633,6 +634,8 @@ def heading_sections(main: HtmlElement, weights: TextWeights,
             continue
         members = _section_of(heading, main, weights)
         if (region == "related" and _link_share_of(members[1:], weights) < RELATED_MIN_LINK_SHARE
+                or region == "share" and sum(
+                    weights.prose.get(m, 0) for m in members[1:]) > SHARE_SECTION_MAX_PROSE
                 or sum(weights.prose.get(m, 0) for m in members) > limit * main_prose
                 or any(holds_title(m, weights) for m in members)):
             continue

@@ -294,6 +294,9 @@ MAX_HEADING_CHARS = 60
 # A list of other articles is mostly links: inside the main text, a block headed "related"
 # moves only when links make up at least this share of its text.
 RELATED_MIN_LINK_SHARE = 0.4
+# A share bar is links and buttons: under a heading that calls to share ("A favor: would you
+# share this?"), more prose than this after it is the author's own text, and stays.
+SHARE_SECTION_MAX_PROSE = 200
 # Inside the main text, a block of these that is mostly links (TextWeights.is_link_dense, or
 # TEASER_MIN_LINK_SHARE below) is a list of other pages: related.md. Not a paragraph (a
 # few links in a sentence are the article's text), not a table (a table of names is data).
