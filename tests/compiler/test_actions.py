@@ -367,3 +367,18 @@ def test_a_submenu_right_after_its_menu_item_is_revealed_by_it() -> None:
         "aria-checked=false>Serif</li></ul></li></ul>"
     )
     assert '[hidden until A0001 menu item "Font"] - Serif' in text
+
+
+def test_a_native_buttons_states_stand_in_its_mention() -> None:
+    """A <button> toggle (Bootstrap's dropdowns, a navbar toggler, a bold button) says in the
+    text what actions.tsv says: an agent that greps content/ sees it open or pressed."""
+    text, actions = offered(
+        '<p><button aria-expanded="false" aria-controls="m">Dropend</button> '
+        '<button aria-pressed="true">Bold</button> <button disabled>Gone</button></p>'
+        '<ul id="m" hidden><li>Item</li></ul>'
+    )
+    mentions = " ".join(text)
+    assert '[A0001 button "Dropend" collapsed]' in mentions
+    assert '[A0002 button "Bold" pressed]' in mentions
+    assert '[A0003 button "Gone" disabled]' in mentions
+    assert [a.context for a in actions] == ["collapsed", "pressed", "disabled"]

@@ -26,6 +26,7 @@ from webshellfs.compiler.actions.labels import (
     aria_name,
     class_hint,
     clip,
+    declared_states,
     label_of,
     legend_of,
     state_note,
@@ -97,7 +98,9 @@ def native_control(element: HtmlElement, builder: PageBuilder) -> Emitted | None
     )
     if fields:
         return Emitted(inline=choice_mention(action_id, rule, fields[0], element, label))
-    return Emitted(inline=mention_text(action_id, rule, label))
+    # the states stand in the mention, as a widget's do: `[A0011 button "Dropend" expanded]`
+    states = " ".join(declared_states(element))
+    return Emitted(inline=mention_text(action_id, rule, label, note=states))
 
 
 def loose_radio(radio: HtmlElement, builder: PageBuilder, page: PageIndex) -> str:
