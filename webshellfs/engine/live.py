@@ -104,6 +104,11 @@ class _Placed:
     # Where each action and link of the capture is in the tab's DOM now: for a page reached
     # again ("earlier", "unchanged") the stored locators are those of its first capture.
     locators: dict[str, str] = field(default_factory=dict)
+    # For a page reached again ("earlier", "unchanged"): the control with keyboard focus now,
+    # where it is not the one its stored _map.md names ("" for none); None where it is.
+    # _map.md is left out of a state's identity, so keys that only move the focus (arrows in a
+    # menu, Tab in a dialog) change no file.
+    focus_moved: str | None = None
 
     def resource_file(self, url: str, body: bytes) -> str:
         """`N0005/R0002 (resources/R0002.pdf)`: where a kept response or download is."""
@@ -112,6 +117,19 @@ class _Placed:
                 path = f"resources/{resource.id}.{resource.extension}"
                 return f"{self.record.page_id}/{resource.id} ({path})"
         return ""
+
+
+def _moved(focus: str, stored_meta: Mapping[str, Any]) -> str | None:
+    return None if focus == stored_meta.get("focus", "") else focus
+
+
+def _focus_now(placed: _Placed) -> list[str]:
+    """Where the keyboard focus went, for a page reached again whose _map.md names another
+    control (or none)."""
+    if placed.focus_moved is None:
+        return []
+    return [f"focus now: {placed.focus_moved or 'none (no control has it)'} "
+            f"({placed.record.page_id}/_map.md names the focus of its first capture)"]
 
 
 def _inputs_shown(values: Mapping[str, str]) -> tuple[str, ...]:
@@ -254,11 +272,15 @@ class LiveTabs:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id,
                                       screenshot=await self.picture(result))
             return _Placed(record, "page", resources=resources, locators=now)
+        focus = compiled.page.focus
         if compiled.digest == base_meta.get("digest"):
-            return _Placed(base, "unchanged", resources=resources, locators=now)
+            return _Placed(base, "unchanged", resources=resources, locators=now,
+                           focus_moved=_moved(focus, base_meta))
         earlier = await self._earlier_state(capture.url, compiled.digest)
         if earlier is not None:
-            return _Placed(earlier, "earlier", resources=resources, locators=now)
+            earlier_meta = await trio.to_thread.run_sync(self.store.page_meta, earlier.page_id)
+            return _Placed(earlier, "earlier", resources=resources, locators=now,
+                           focus_moved=_moved(focus, earlier_meta))
         diff = diff_files(base_meta.get("files") or {}, compiled.digests)
         note = StateNote(base.page_id, action, inputs, diff)
         record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note,
@@ -495,11 +517,13 @@ class LiveTabs:
                 (
                     f"→ unchanged: {base.page_id} still shows the same content; nothing new was "
                     "stored (the action ran)"
-                )
+                ),
+                *_focus_now(placed),
             ]
         if placed.how == "earlier":
             return [
                 f"→ {new}: the same as an earlier state, reused (nothing new stored)",
+                *_focus_now(placed),
                 f"next: cat {new}/_map.md",
             ]
         if placed.how == "page":
@@ -576,6 +600,7 @@ class LiveTabs:
         lines = [f"focused {page} (tab {tab})"]
         if placed.how == "unchanged":
             lines.append(f"→ {page} is the current state (unchanged since it was captured)")
+            lines += _focus_now(placed)
         else:
             lines += self._outcome(record, placed)
         lines += await self._aftermath(result, placed, "focus")

@@ -40,6 +40,7 @@ def page_meta(page: CompiledPage, capture: Capture) -> dict[str, Any]:
         "links": {link.id: link.url for link in page.links},
         "link_locators": {link.id: link.locator for link in page.links if link.locator},
         "link_texts": {link.id: link.text for link in page.links if link.text},
+        "focus": page.focus,
         "actions": {
             action.id: {
                 "kind": action.kind,
