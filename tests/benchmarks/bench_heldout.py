@@ -584,7 +584,8 @@ def report(results: dict[str, Result]) -> None:
         print(f"{example:<52} {result.task[:62]:<62} {result.passed:>3}/{result.runs:<4} "
               f"{statistics.median(result.read):>11,.0f}")
     for kind, (passed, runs) in totals.items():
-        print(f"{kind + ' overall':<115} {passed:>3}/{runs:<4} ({passed / max(1, runs):.0%})")
+        if runs:
+            print(f"{kind + ' overall':<115} {passed:>3}/{runs:<4} ({passed / runs:.0%})")
     driven = [r for r in results.values() if not r.task.startswith("read only")]
     if driven:
         print(f"median characters read per driven task: "

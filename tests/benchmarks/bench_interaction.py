@@ -166,6 +166,7 @@ class Agent:
         self.pages: list[str] = []
         # Each command with the line naming where it led, each address with the line it was on.
         self.transcript: list[str] = []
+        self.answer = ""  # the last command's answer
 
     # reading ------------------------------------------------------------------------------
 
@@ -191,6 +192,7 @@ class Agent:
     def run(self, command: str) -> str:
         answer = self.daemon.ctl(command)
         self.read += len(answer.text)
+        self.answer = answer.text
         led = [line for line in answer.text.splitlines() if line.startswith("→")]
         self.transcript.append(f"$ {command}  {led[0] if led else ''}".rstrip())
         if not answer.ok:
