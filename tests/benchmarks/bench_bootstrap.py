@@ -66,7 +66,6 @@ import os
 import re
 import shlex
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -76,16 +75,14 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bench_heldout import (  # noqa: E402
     QUOTED_REF,
-    Corpus,
     control,
+    drive,
     page_lines,
-    report,
     require_current,
     require_shown,
     require_state,
-    run,
 )
-from tests.benchmarks.bench_interaction import REF, Agent, Daemon, TaskFailed  # noqa: E402
+from tests.benchmarks.bench_interaction import REF, Agent, TaskFailed  # noqa: E402
 
 PAGES_ENV = "WEBSHELL_BOOTSTRAP"
 VISUAL = "js/tests/visual"
@@ -179,23 +176,26 @@ def hover_shows(agent: Agent, name: str, label: str, tip: str, nth: int = 0) -> 
 
 # Tasks: dropdown.html --------------------------------------------------------------------------
 
-def dropdown_choose(agent: Agent) -> None:
+def _choose(agent: Agent, menu_label: str, item: str) -> tuple[str, str]:
+    """Open the menu `menu_label`, click its item `item`: (the page reached, the menu's id),
+    the menu open in between and closed after."""
     page = agent.open(page_path("dropdown"))
-    menu = control(agent, page, "Dropdown menu without Popper")
+    menu = control(agent, page, menu_label)
     opened = agent.act(f"execute {page} {menu}")
     require_state(agent, opened, menu, "expanded")
-    chosen = agent.act(f"execute {opened} {visible(agent, opened, 'Another action')}")
+    chosen = agent.act(f"execute {opened} {visible(agent, opened, item)}")
     require_state(agent, chosen, menu, "collapsed")
+    return chosen, menu
+
+
+def dropdown_choose(agent: Agent) -> None:
+    """Its items are marked hidden again once the menu closed."""
+    chosen, menu = _choose(agent, "Dropdown menu without Popper", "Another action")
     require_marked(agent, chosen, menu)
 
 
 def dropdown_end_aligned(agent: Agent) -> None:
-    page = agent.open(page_path("dropdown"))
-    menu = control(agent, page, "This dropdown's menu is end-aligned")
-    opened = agent.act(f"execute {page} {menu}")
-    require_state(agent, opened, menu, "expanded")
-    chosen = agent.act(f"execute {opened} {visible(agent, opened, 'Something else here')}")
-    require_state(agent, chosen, menu, "collapsed")
+    _choose(agent, "This dropdown's menu is end-aligned", "Something else here")
 
 
 def dropdown_field(agent: Agent) -> None:
@@ -492,20 +492,8 @@ def main() -> None:
     missing = sorted({page for page, _, _ in TASKS.values()
                       if not (folder / VISUAL / f"{page}.html").is_file()})
 
-    corpus = Corpus(folder)
-    with tempfile.TemporaryDirectory(prefix="bench-bootstrap-") as temp:
-        base = Path(temp)
-        (base / "uploads").mkdir()
-        daemon = Daemon(base, "mount", base / "uploads")
-        try:
-            print(f"Bootstrap visual pages: {len(planned)} tasks"
-                  f"{f' (pages missing: {missing})' if missing else ''}, "
-                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-            report(run(daemon, corpus, planned, args.rounds))
-            print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
-        finally:
-            daemon.stop()
-            corpus.close()
+    drive(folder, planned, args.rounds, f"Bootstrap visual pages: {len(planned)} tasks"
+          f"{f' (pages missing: {missing})' if missing else ''}")
 
 
 if __name__ == "__main__":

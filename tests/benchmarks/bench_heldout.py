@@ -607,16 +607,22 @@ def main() -> None:
     wanted = [word for word in args.tasks.split(",") if word]
     held_out = [e for e in held_out if not wanted or any(word in e for word in wanted)]
 
-    corpus = Corpus(CORPUS)
+    drive(CORPUS, plan(held_out), args.rounds,
+          f"held-out interaction: {len(held_out)} examples "
+          f"({len(examples_in(DEV_EXAMPLES))} dev examples left out)")
+
+
+def drive(folder: Path, planned: dict[str, tuple[str, Callable[[Agent], None]]], rounds: int,
+          heading: str) -> None:
+    """Serve `folder` on loopback, run the planned tasks through one mount, print the table."""
+    corpus = Corpus(folder)
     with tempfile.TemporaryDirectory(prefix="bench-heldout-") as temp:
         base = Path(temp)
         (base / "uploads").mkdir()
         daemon = Daemon(base, "mount", base / "uploads")
         try:
-            print(f"held-out interaction: {len(held_out)} examples "
-                  f"({len(examples_in(DEV_EXAMPLES))} dev examples left out), "
-                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-            report(run(daemon, corpus, plan(held_out), args.rounds))
+            print(f"{heading}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+            report(run(daemon, corpus, planned, rounds))
             print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
         finally:
             daemon.stop()

@@ -128,8 +128,9 @@ def _focus_now(placed: _Placed) -> list[str]:
     control (or none)."""
     if placed.focus_moved is None:
         return []
-    return [f"focus now: {placed.focus_moved or 'none (no control has it)'} "
-            f"({placed.record.page_id}/_map.md names the focus of its first capture)"]
+    now = placed.focus_moved or "none (no control has it)"
+    page = placed.record.page_id
+    return [f"focus now: {now} ({page}/_map.md names the focus of its first capture)"]
 
 
 def _inputs_shown(values: Mapping[str, str]) -> tuple[str, ...]:
