@@ -382,3 +382,20 @@ def test_a_native_buttons_states_stand_in_its_mention() -> None:
     assert '[A0002 button "Bold" pressed]' in mentions
     assert '[A0003 button "Gone" disabled]' in mentions
     assert [a.context for a in actions] == ["collapsed", "pressed", "disabled"]
+
+
+def test_a_link_that_opens_a_panel_in_the_page_is_an_action_with_its_state() -> None:
+    """An accordion's header (Bootstrap's `<a href="#collapseTwo" aria-expanded>`) says whether
+    its panel is open; an ordinary link into the page stays a link."""
+    text = content_of(
+        "<h1>FAQ</h1>"
+        "<h4><a href='#c1' aria-expanded='true' aria-controls='c1'>Item one</a></h4>"
+        "<div id='c1'><p>First panel.</p></div>"
+        "<h4><a href='#c2' aria-expanded='false' aria-controls='c2'>Item two</a></h4>"
+        "<div id='c2' hidden><p>Second panel.</p></div>"
+        "<p>See <a href='#c1'>the first answer</a>.</p>"
+    )
+    assert '[A0001 link "Item one" expanded]' in text
+    assert '[A0002 link "Item two" collapsed]' in text
+    assert '[hidden until A0002 link "Item two"] Second panel.' in text
+    assert "See the first answer [L0001]." in text

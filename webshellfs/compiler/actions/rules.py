@@ -92,6 +92,8 @@ GAUGE_ROLES = frozenset({"meter", "progressbar"})
 GAUGE_TAGS = {"meter": "meter", "progress": "progressbar"}
 CLICK_RULE = ControlRule("click", "clickable")
 LINK_RULE = ControlRule("click", "link")
+# aria-expanded values that say a control opens and closes something (not "undefined").
+EXPANDED_VALUES = frozenset({"true", "false"})
 EDITOR_RULE = ControlRule("edit", "editor")
 DETAILS_RULE = ControlRule("toggle", "details")
 

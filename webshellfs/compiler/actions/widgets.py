@@ -20,10 +20,11 @@ from webshellfs.compiler.actions.labels import (
 from webshellfs.compiler.actions.rules import (
     CLICK_RULE,
     CONTAINER_CONTENT,
-    GAUGE_TAGS,
     DETAILS_RULE,
     EDITABLE_VALUES,
     EDITOR_RULE,
+    EXPANDED_VALUES,
+    GAUGE_TAGS,
     LINK_RULE,
     MAX_CHOICES,
     MAX_VALUE_CHARS,
@@ -42,12 +43,17 @@ from webshellfs.contract.records import Choice, Field
 
 
 def anchor_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
-    """`<a href="javascript:…">` (or an empty/# href with a handler) is a control, not a link."""
+    """`<a href="javascript:…">` (or an empty/# href with a handler) is a control, not a link;
+    so is a link into the page that says it opens and closes something and names no other
+    role (`href="#collapseTwo" aria-expanded="false"`: an accordion's header), whose state is
+    then told. A tree item's link (`role=treeitem`) goes to its page; its arrow opens it."""
     href = (element.get("href") or "").strip()
     scripted = href[:11].lower() == "javascript:"
-    if href and href != "#" and not scripted:  # an ordinary link, by far the most common case
-        return None
-    handled = element.get("onclick") is not None or operable_words(element)
+    toggles = (href[:1] == "#" and element.get("aria-expanded") in EXPANDED_VALUES
+               and not element.get("role"))
+    if href and href != "#" and not scripted and not toggles:
+        return None  # an ordinary link, by far the most common case
+    handled = element.get("onclick") is not None or operable_words(element) or toggles
     if not scripted and not handled and not element.get("role"):
         return None
     rule = ROLE_RULES.get(role_of(element)) or LINK_RULE
