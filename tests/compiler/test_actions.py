@@ -399,3 +399,18 @@ def test_a_link_that_opens_a_panel_in_the_page_is_an_action_with_its_state() -> 
     assert '[A0002 link "Item two" collapsed]' in text
     assert '[hidden until A0002 link "Item two"] Second panel.' in text
     assert "See the first answer [L0001]." in text
+
+
+def test_a_shown_tooltip_is_told_in_its_controls_mention() -> None:
+    """Only a shown element of role tooltip: help text a field is described by stays where it
+    is, told once."""
+    text = content_of(
+        "<h1>Form</h1><p><button aria-describedby='t1'>Save</button> "
+        "<input aria-describedby='help' placeholder='Name'> "
+        "<button aria-describedby='t2'>Undo</button></p><p id='help'>We never share it.</p>"
+        "<div role='tooltip' id='t1'>Saves a copy</div><div role='tooltip' id='t2' hidden>Undo "
+        "the last change</div>"
+    )
+    assert '[A0001 button "Save" tooltip "Saves a copy"]' in text
+    assert '[A0002 value: text "Name"]' in text
+    assert '[A0003 button "Undo"]' in text

@@ -511,3 +511,14 @@ def test_a_key_that_only_moves_the_focus_says_where_it_went(
     underline = address(mount, page, '"Underline"')
     assert ctl(mount, f"press {page} ArrowLeft")[-1].startswith(
         f'focus now: [{underline} button "Underline"]')
+
+
+def test_a_tooltip_is_told_beside_the_control_it_describes(mount: Mount, live: LiveSite) -> None:
+    """A tooltip library adds its box at the end of the page on hover: its words are told in
+    the control's mention too, where a person sees them, so grepping the control finds them."""
+    page = opened(mount, live, "/tooltip.html")
+    save = address(mount, page, '"Save"')
+    assert 'tooltip "' not in grep(mount, page, f"[{save} ")
+    hovered = act(mount, f"hover {page} {save}")
+    assert f'[{save} button "Save" tooltip "Saves a copy to your drafts"]' in grep(
+        mount, hovered, f"[{save} "), sh(f"cat {mount.path}/{hovered}/content/*.md").stdout

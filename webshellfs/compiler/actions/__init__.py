@@ -27,12 +27,14 @@ Mentions left in the text, always `[ID …]` with the id of the action to execut
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.forms import form_action, native_control
 from webshellfs.compiler.actions.found import found_action
 from webshellfs.compiler.actions.index import page_index
+from webshellfs.compiler.actions.labels import tooltip_note
 from webshellfs.compiler.actions.rules import GAUGE_ROLES, MAX_CHOICES, input_type, role_of
 from webshellfs.compiler.actions.widgets import (
     anchor_action,
@@ -70,6 +72,10 @@ def match_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     """The action an element is, registered and mentioned; None when it is not a control.
     The mention of the control that has keyboard focus in a live capture is the page's focus."""
     emitted = _matched(element, builder)
+    if emitted is not None and emitted.inline.endswith("]") and element.get("aria-describedby"):
+        tip = tooltip_note(element, page_index(builder, element))
+        if tip:  # `[A0003 button "Tooltip on end"]` → `[… "Tooltip on end" tooltip "…"]`
+            emitted = replace(emitted, inline=f"{emitted.inline[:-1]} {tip}]")
     if emitted is not None and emitted.inline and element.get(FOCUS_ATTRIBUTE) is not None:
         builder.focus = emitted.inline
     return emitted

@@ -325,6 +325,20 @@ def gestures_context(element: HtmlElement) -> str:
 
 # How much of a field's value its mention in the text shows (actions.tsv has it whole).
 NOTE_VALUE_CHARS = 60
+
+
+def tooltip_note(control: HtmlElement, page: PageIndex) -> str:
+    """`tooltip "Tooltip on right"`: the tooltip the control shows now (an element of role
+    tooltip its aria-describedby names, not hidden), told where the control stands, as a
+    person sees it beside the control; "" for none. A page adds it on hover or focus, at the
+    end of the document, and takes it away after."""
+    for element_id in (control.get("aria-describedby") or "").split():
+        tip = page.by_id(element_id)
+        if tip is not None and role_of(tip) == "tooltip" and not is_hidden(tip):
+            text = clip(squash(tip.text_content()), NOTE_VALUE_CHARS)
+            if text:
+                return f"tooltip {quoted(text)}"
+    return ""
 # Field types whose value is never shown in the text.
 UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "reset", "image"})
 READ_ONLY_NOTE = "read-only"
