@@ -257,3 +257,13 @@ def test_the_url_shortcuts_agree_with_the_builders_resolution() -> None:
         builder = PageBuilder(base)
         resolver = UrlResolver(builder)
         assert [resolver.resolve(h) for h in hrefs] == [builder.resolve_url(h) for h in hrefs]
+
+
+def test_a_shown_modal_dialog_is_noted_and_a_hidden_one_is_not() -> None:
+    shown = files('<h1>Shop</h1><button>Buy</button><div role="dialog" aria-modal="true" '
+                  'aria-labelledby="t"><h5 id="t">Confirm the order</h5><button>OK</button></div>')
+    assert ('- a modal dialog is open ("Confirm the order"): only its controls can be used until '
+            "it is closed; the page under it takes no clicks") in shown["_map.md"].splitlines()
+    hidden = files('<h1>Shop</h1><div role="dialog" aria-modal="true" hidden><h5>Confirm</h5>'
+                   "</div>")
+    assert "modal dialog" not in hidden["_map.md"]

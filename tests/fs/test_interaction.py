@@ -522,3 +522,17 @@ def test_a_tooltip_is_told_beside_the_control_it_describes(mount: Mount, live: L
     hovered = act(mount, f"hover {page} {save}")
     assert f'[{save} button "Save" tooltip "Saves a copy to your drafts"]' in grep(
         mount, hovered, f"[{save} "), sh(f"cat {mount.path}/{hovered}/content/*.md").stdout
+
+
+def test_an_open_modal_dialog_is_noted_in_the_map(mount: Mount, live: LiveSite) -> None:
+    """A <dialog> opened by showModal makes the page under it inert: _map.md's notes say so
+    while it is open, and no more once it is closed."""
+    page = opened(mount, live, "/modal.html")
+    note = f"grep -c 'a modal dialog is open' {mount.path}/%s/_map.md"
+    assert sh(note % page).stdout.strip() == "0"
+    shown = act(mount, f"execute {page} {address(mount, page, 'Subscribe')}")
+    assert sh(note % shown).stdout.strip() == "1", sh(f"cat {mount.path}/{shown}/_map.md").stdout
+    closed = act(mount, f"execute {shown} {address(mount, shown, 'Join', 'boilerplate/')} "
+                        "email=ada@example.org")
+    assert grep(mount, closed, "Subscribed: ada@example.org")
+    assert sh(note % closed).stdout.strip() == "0"

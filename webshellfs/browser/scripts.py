@@ -270,6 +270,7 @@ DOM_SETTLE = """
 #  - what a person can operate beyond declared controls (listeners, pointer cursor, tabindex,
 #    draggable: discovery.OPERABLE) is written into data-wsfs-op;
 #  - the element with keyboard focus gets data-wsfs-focus;
+#  - a <dialog> opened as a modal (showModal) gets aria-modal="true", as other modals say;
 #  - words a stylesheet draws (::before/::after content) on a control or label that has no
 #    text of its own, or on an element hidden by visibility whose generated words are shown
 #    (a "Clear completed" drawn by ::after), become its text; a glyph drawn alone (❯, ×, ✓)
@@ -409,6 +410,11 @@ SNAPSHOT = r"""
     if (ops) parts.push(' ', OP, '="', ops, '"');
     if (drawn) parts.push(' ', DRAWN, '="', attr(drawn), '"');
     if (fixed) parts.push(' ', FIXED, '="', fixed, '"');
+    // A <dialog> opened by showModal() makes the page under it inert; its markup does not say
+    // so (show() opens one that does not), aria-modal does.
+    if (name === 'dialog' && el.matches(':modal') && !el.hasAttribute('aria-modal')) {
+      parts.push(' aria-modal="true"');
+    }
     if (name === 'input') {
       const type = (el.type || '').toLowerCase();
       if (type === 'checkbox' || type === 'radio') {

@@ -24,6 +24,8 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions import match_action, shown_through_label
+from webshellfs.compiler.actions.index import page_index
+from webshellfs.compiler.actions.labels import aria_name
 from webshellfs.compiler.boilerplate import (
     TextWeights,
     find_main_container,
@@ -277,6 +279,8 @@ class Walker:
             return
         role = element.get("role")
         self._enter_context(element, tag, stack, hides, role)
+        if element.get("aria-modal") == "true" and not hides and not self.revealing:
+            self._note_modal(element)
         element_id = element.get("id")
         if element_id:
             self.pending_anchors.append(element_id)
@@ -301,6 +305,15 @@ class Walker:
         stack.extend(element[::-1])
         if element.text:
             self._add_text(element.text)
+
+    def _note_modal(self, element: HtmlElement) -> None:
+        """A modal dialog shown (aria-modal, a <dialog> opened by showModal): the page under it
+        takes no clicks, which nothing else in the files says; _map.md's notes do."""
+        name = (aria_name(element, page_index(self.builder, element))
+                or plain_text(next(element.iter(*HEADING_LEVELS), element), MAX_REVEALER_CHARS))
+        self.builder.note(f'a modal dialog is open ("{name[:MAX_REVEALER_CHARS]}"): only its '
+                          "controls can be used until it is closed; the page under it takes no "
+                          "clicks")
 
     def _frame(self, element: HtmlElement) -> None:
         """A frame left in the capture as <iframe src> (another origin's: a live capture
