@@ -90,6 +90,8 @@ _HAS_REF = re.compile(r"\[[ALIT]\d{2,}[\] ]")
 HEADING_TEXT_LIMIT = 4 * MAX_HEADING_CHARS
 # How much of a control's own text names it in a `[hidden until "…"]` mark when it is no object.
 MAX_REVEALER_CHARS = 40
+# Roles of an element that may be a modal dialog (with aria-modal="true").
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 _UNKNOWN = object()
 # What makes urljoin change a URL it is handed: whitespace, dot segments, backslashes, brackets
 # (IPv6 hosts, which it validates), an empty query before a fragment.
@@ -279,7 +281,8 @@ class Walker:
             return
         role = element.get("role")
         self._enter_context(element, tag, stack, hides, role)
-        if element.get("aria-modal") == "true" and not hides and not self.revealing:
+        if ((tag == "dialog" or role in DIALOG_ROLES) and element.get("aria-modal") == "true"
+                and not hides and not self.revealing):
             self._note_modal(element)
         element_id = element.get("id")
         if element_id:
