@@ -325,6 +325,9 @@ def gestures_context(element: HtmlElement) -> str:
 
 # How much of a field's value its mention in the text shows (actions.tsv has it whole).
 NOTE_VALUE_CHARS = 60
+# Field types whose value is never shown in the text.
+UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "reset", "image"})
+READ_ONLY_NOTE = "read-only"
 
 
 def tooltip_note(control: HtmlElement, page: PageIndex) -> str:
@@ -339,9 +342,6 @@ def tooltip_note(control: HtmlElement, page: PageIndex) -> str:
             if text:
                 return f"tooltip {quoted(text)}"
     return ""
-# Field types whose value is never shown in the text.
-UNSHOWN_TYPES = frozenset({"password", "file", "hidden", "submit", "button", "reset", "image"})
-READ_ONLY_NOTE = "read-only"
 
 
 def state_note(control: HtmlElement, label: str = "") -> str:
