@@ -90,9 +90,9 @@ control that has keyboard focus (where keys go) when the page was captured; a ke
 moves it (an arrow in a menu, Tab) leaves the page unchanged and its answer says `focus now:`.
 A dialog the action raises is accepted unless the command says `--dismiss` or `--answer TEXT`.
 Dates and times may be written as the page shows them (01/26/2010, 1:28 PM); a list that takes
-several choices takes them joined by | (`extras="Breakfast|Parking"`). Text the page shows only after an action reads `[hidden until
-A0007 link "Team"] …`. In a new state of a page a control keeps its id; new controls get new
-ids.
+several choices takes them joined by | (`extras="Breakfast|Parking"`). Text the page shows
+only after an action reads `[hidden until A0007 link "Team"] …`. In a new state of a page a
+control keeps its id; new controls get new ids.
 
 ## Examples
 
