@@ -267,3 +267,16 @@ def test_a_shown_modal_dialog_is_noted_and_a_hidden_one_is_not() -> None:
     hidden = files('<h1>Shop</h1><div role="dialog" aria-modal="true" hidden><h5>Confirm</h5>'
                    "</div>")
     assert "modal dialog" not in hidden["_map.md"]
+
+
+def test_what_follows_a_hidden_part_stays_under_the_heading_it_follows() -> None:
+    """A closed dialog's headings hold its own lines; the page's text after it is under the
+    heading before it, where a person reads it."""
+    out = files('<h1>Modal</h1><p>Intro.</p><button aria-controls="m">Launch demo modal</button>'
+                '<div id="m" hidden><h5>Modal title</h5><p>Inside the modal.</p></div>'
+                "<p>After the modal, on the page.</p><h2>Next</h2><p>Next text.</p>")
+    assert out["content/01-modal.md"].splitlines()[1:] == [
+        "Intro.", '[A0001 button "Launch demo modal"]', "After the modal, on the page."]
+    assert out["content/02-modal-title.md"].splitlines()[1:] == [
+        '[hidden until A0001 button "Launch demo modal"] Inside the modal.']
+    assert out["content/03-next.md"].splitlines() == ["# Modal > Next", "Next text."]
