@@ -377,11 +377,15 @@ def toast_autohide(agent: Agent) -> None:
     require_shown(agent, later, "Heads up, toasts will stack automatically")
 
 
-def toast_close(agent: Agent) -> None:
-    page = agent.open(page_path("toast"))
-    led = agent.act(f"execute {page} {control(agent, page, 'Show toast')}")
-    closed = agent.act(f"execute {led} {visible(agent, led, 'Close')}")
-    require_shown(agent, closed, "Heads up, toasts will stack automatically", present=False)
+def _toast_gone_by(button: str) -> Callable[[Agent], None]:
+    """Show the toasts, then click `button` (its Close, the page's Hide toast): the stacked one
+    is no longer shown."""
+    def task(agent: Agent) -> None:
+        page = agent.open(page_path("toast"))
+        led = agent.act(f"execute {page} {control(agent, page, 'Show toast')}")
+        gone = agent.act(f"execute {led} {visible(agent, led, button)}")
+        require_shown(agent, gone, "Heads up, toasts will stack automatically", present=False)
+    return task
 
 
 def tooltip_focus(agent: Agent) -> None:
@@ -407,13 +411,6 @@ def tooltip_duplicated(agent: Agent) -> None:
     copied = agent.act(f"execute {page} {visible(agent, page, 'Duplicate above two buttons')}")
     led = agent.act(f"hover {copied} {visible(agent, copied, 'Using title', 1)}")
     require_shown(agent, led, "random title")
-
-
-def toast_hide(agent: Agent) -> None:
-    page = agent.open(page_path("toast"))
-    led = agent.act(f"execute {page} {control(agent, page, 'Show toast')}")
-    hidden = agent.act(f"execute {led} {visible(agent, led, 'Hide toast')}")
-    require_shown(agent, hidden, "Heads up, toasts will stack automatically", present=False)
 
 
 def _hover(name: str, label: str, tip: str, nth: int = 0) -> Callable[[Agent], None]:
@@ -468,8 +465,10 @@ TASKS: dict[str, tuple[str, str, Callable[[Agent], None]]] = {
     "toast/show": ("toast", "show the toast", toast_show),
     "toast/autohide": ("toast", "show the toasts, wait 3 s: the autohide one is gone",
                        toast_autohide),
-    "toast/close": ("toast", "show the toasts, close the one with a Close button", toast_close),
-    "toast/hide": ("toast", "show the toasts, then Hide toast: none shows", toast_hide),
+    "toast/close": ("toast", "show the toasts, close the one with a Close button",
+                    _toast_gone_by("Close")),
+    "toast/hide": ("toast", "show the toasts, then Hide toast: none shows",
+                   _toast_gone_by("Hide toast")),
 }
 
 
