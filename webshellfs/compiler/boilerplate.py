@@ -302,14 +302,17 @@ def _article_of(container: HtmlElement, held: dict[HtmlElement, int]) -> HtmlEle
     captions can outweigh the story around them) the <article> it sits in, else the main
     article inside it."""
     if container.tag in LISTING_TAGS:
-        enclosing = next(
-            (a for a in container.iterancestors() if a.tag == "article" or a.get("role") == "article"),
-            None,
-        )
+        enclosing = _enclosing_article(container)
         if enclosing is not None:
             return enclosing
     article = _the_article_in(container, held)
     return container if article is None else article
+
+
+def _enclosing_article(element: HtmlElement) -> HtmlElement | None:
+    """The nearest <article> (or role=article) the element sits in."""
+    return next((a for a in element.iterancestors()
+                 if a.tag == "article" or a.get("role") == "article"), None)
 
 
 def _the_article_in(container: HtmlElement, held: dict[HtmlElement, int]) -> HtmlElement | None:
@@ -564,8 +567,7 @@ def _chrome_name(element: HtmlElement, weights: TextWeights) -> str | None:
     header (its title, lead and date), as an HTML <header> there is: what it holds goes by its
     own names (a byline, a category list)."""
     region = named_region(element, weights)
-    if region == ARTICLE_OWNS and any(
-            a.tag == "article" or a.get("role") == "article" for a in element.iterancestors()):
+    if region == ARTICLE_OWNS and _enclosing_article(element) is not None:
         return None
     return region
 

@@ -339,7 +339,8 @@ class Walker:
         self._push_prefix(mark, mark, stack)
         self.revealing += 1
         outline = None if self.region is not None else (
-            self.builder.current, self.content_section, list(self.headings), self.section_heading)
+            self.sections_started, self.builder.current, self.content_section,
+            list(self.headings), self.section_heading)
         stack.append((self._end_reveal, outline))
         return True
 
@@ -347,10 +348,10 @@ class Walker:
         """Past a hidden part: what follows it is under the heading it followed, not under a
         heading of the hidden part (a closed dialog's title, a tab panel's last heading)."""
         self.revealing -= 1
-        if outline is not None and self.content_section is not outline[1]:
+        if outline is not None and self.sections_started != outline[0]:
             self._flush()
-            self.builder.current, self.content_section, self.headings, self.section_heading = (
-                outline)
+            (_, self.builder.current, self.content_section, self.headings,
+             self.section_heading) = outline
 
     def _enter_context(self, element: HtmlElement, tag: str, stack: list, hides: bool,
                        role: str | None) -> None:

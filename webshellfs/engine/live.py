@@ -236,11 +236,15 @@ class LiveTabs:
             log.warning("%s (%s)", missing, result.capture.url)
         return png
 
-    async def _earlier_state(self, url: str, digest: str) -> PageRecord | None:
-        def find() -> PageRecord | None:
+    async def _earlier_state(
+        self, url: str, digest: str
+    ) -> tuple[PageRecord, dict[str, Any]] | None:
+        """The latest stored page of this URL with this digest, and its meta."""
+        def find() -> tuple[PageRecord, dict[str, Any]] | None:
             for record in reversed(self.store.pages_with_url(url)):
-                if self.store.page_meta(record.page_id).get("digest") == digest:
-                    return record
+                meta = self.store.page_meta(record.page_id)
+                if meta.get("digest") == digest:
+                    return record, meta
             return None
 
         return await trio.to_thread.run_sync(find)
@@ -279,9 +283,9 @@ class LiveTabs:
                            focus_moved=_moved(focus, base_meta))
         earlier = await self._earlier_state(capture.url, compiled.digest)
         if earlier is not None:
-            earlier_meta = await trio.to_thread.run_sync(self.store.page_meta, earlier.page_id)
-            return _Placed(earlier, "earlier", resources=resources, locators=now,
-                           focus_moved=_moved(focus, earlier_meta))
+            record, meta = earlier
+            return _Placed(record, "earlier", resources=resources, locators=now,
+                           focus_moved=_moved(focus, meta))
         diff = diff_files(base_meta.get("files") or {}, compiled.digests)
         note = StateNote(base.page_id, action, inputs, diff)
         record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note,
