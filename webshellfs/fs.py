@@ -21,9 +21,10 @@ Caching: nothing here is ever opened. `open` and `opendir` answer ENOSYS, which 
 kernel to stop sending OPEN, OPENDIR and their RELEASEs and to keep every file's pages and every
 directory's listing in its own caches; a warm `grep -r` then costs almost no requests. Reads,
 writes and readdirs still come, naming their inode (webshellfs/pyfuse3-unopened.patch makes
-pyfuse3 pass it where a handle would be), and this layer remembers the attributes and listings
-of immutable entries so the ones that come skip the engine. A stored page never changes, so its
-entries carry long timeouts. What changes is kept current two ways: `.ctl` and `_pages.tsv`
+pyfuse3 pass it where a handle would be). A stored page never changes, so its entries carry long
+timeouts, and the kernel keeps them for as long as it likes. This layer keeps nothing per entry
+(inode numbers are computed, inodes.py): what the kernel asks again, the engine answers again
+from its small caches, so the daemon's memory does not grow with what has been read. What changes is kept current two ways: `.ctl` and `_pages.tsv`
 have no attribute caching, so each read asks for their size and time first and the kernel drops
 its pages when either moved; and when a command ends, the kernel is told to forget the root's,
 `_log/`'s and `_search/`'s listings and `_pages.tsv` (the only things a command changes) before
@@ -39,7 +40,6 @@ import logging
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import pyfuse3
@@ -95,11 +95,6 @@ FOREVER = 3600.0
 # Directories that gain entries (the root, _log/) keep their attributes briefly: only their
 # mtime goes stale, and a zero timeout would cost a GETATTR on every path walked through them.
 CHANGING_DIR_ATTR_TIMEOUT = 1.0
-# Immutable entries (and listings of immutable directories) are remembered once seen, so the
-# requests a warm `grep -r` still sends (open, opendir, readdir) skip the engine. Past this many
-# the memory is simply dropped and refilled.
-KNOWN_LIMIT = 200_000
-
 # readdir is not told who lists, so the root's listing shows `.ctl` with this session's inode;
 # its entry is never cached, so any use of the name looks it up again for the caller's own.
 LISTED_SESSION = "listing"
@@ -162,14 +157,6 @@ def guarded(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     return wrapper
 
 
-@dataclass(frozen=True)
-class _Known:
-    """An entry with its attributes, ready to answer lookup, getattr and readdir."""
-
-    entry: Entry
-    attrs: pyfuse3.EntryAttributes
-
-
 # A directory's children as readdir serves them: (name, attributes); each counts as a lookup.
 _Listing = list[tuple[bytes, pyfuse3.EntryAttributes]]
 
@@ -184,10 +171,10 @@ def _read_only(*_args: Any) -> Awaitable[NoReturn]:
 class Operations(pyfuse3.Operations):
     """Attributes:
         engine: answers every question about paths and runs `.ctl` commands.
-        inodes: path ↔ inode numbers and the kernel's lookup counts.
-        _known: path → entry and attributes, for immutable entries only (they never change).
-        _listings: path → listing, for immutable directories.
-        _changing_listings: path → listing of a directory that grows, until the next command ends.
+        inodes: path ↔ inode numbers and the kernel's lookup count.
+        _changing_listings: path → listing of a directory that grows (the root, `_log/`,
+            `_search/`), until the next command ends: the kernel asks for a long one in many
+            parts. A page's directories are listed afresh each time (they are short).
     """
 
     enable_writeback_cache = False
@@ -195,11 +182,9 @@ class Operations(pyfuse3.Operations):
     def __init__(self, engine: Engine) -> None:
         super().__init__()
         self.engine = engine
-        self.inodes = InodeTable()
+        self.inodes = InodeTable(engine.tree)
         self._uid = os.getuid()
         self._gid = os.getgid()
-        self._known: dict[str, _Known] = {}
-        self._listings: dict[str, _Listing] = {}
         self._changing_listings: dict[str, _Listing] = {}
 
     # --- names and attributes
@@ -210,27 +195,14 @@ class Operations(pyfuse3.Operations):
             raise pyfuse3.FUSEError(errno.ENOENT)
         return path
 
-    def _known_entry(self, path: str) -> _Known:
-        known = self._known.get(path)
-        if known is None:
-            entry = self.engine.entry(path)
-            if entry is None:
-                raise pyfuse3.FUSEError(errno.ENOENT)
-            known = self._remember(entry)
-        return known
-
-    def _remember(self, entry: Entry) -> _Known:
-        """Entry with fresh attributes; kept for next time if the engine says it never changes."""
-        known = _Known(entry, self._attributes(entry))
-        if entry.immutable:
-            if len(self._known) >= KNOWN_LIMIT:
-                self._known.clear()
-                self._listings.clear()
-            self._known[entry.path] = known
-        return known
-
     def _entry(self, path: str) -> Entry:
-        return self._known_entry(path).entry
+        entry = self.engine.entry(path)
+        if entry is None:
+            raise pyfuse3.FUSEError(errno.ENOENT)
+        return entry
+
+    def _entry_attributes(self, path: str) -> pyfuse3.EntryAttributes:
+        return self._attributes(self._entry(path))
 
     def _ctl_attributes(self, inode: int) -> pyfuse3.EntryAttributes:
         """`.ctl` as one session sees it: its own inode, sized to its own last response (the
@@ -264,7 +236,12 @@ class Operations(pyfuse3.Operations):
         entry's (`.ctl` passes its session's)."""
         size = entry.size if size is None else size
         attrs = pyfuse3.EntryAttributes()
-        attrs.st_ino = pyfuse3.InodeT(self.inodes.inode(entry.path) if inode is None else inode)
+        if inode is None:
+            number = self.inodes.numbering.number(entry.path)
+            if number is None:  # a name the engine accepts but does not list (N01 for N0001)
+                raise pyfuse3.FUSEError(errno.ENOENT)
+            inode = number
+        attrs.st_ino = pyfuse3.InodeT(inode)
         if entry.is_dir:
             attrs.st_mode = pyfuse3.ModeT(stat.S_IFDIR | 0o555)
             attrs.st_nlink = 2
@@ -306,8 +283,8 @@ class Operations(pyfuse3.Operations):
             attrs = self._session_attributes(
                 self.inodes.session_inode(path, session_of(ctx.pid)))
         else:
-            attrs = self._known_entry(path).attrs
-        self.inodes.remember(attrs.st_ino)
+            attrs = self._entry_attributes(path)
+        self.inodes.remember()
         return attrs
 
     async def forget(self, inode_list: list[tuple[int, int]]) -> None:
@@ -321,7 +298,7 @@ class Operations(pyfuse3.Operations):
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
         if self.inodes.session(inode) is not None:
             return self._session_attributes(inode)
-        return self._known_entry(self._path(inode)).attrs
+        return self._entry_attributes(self._path(inode))
 
     @guarded
     async def setattr(
@@ -346,8 +323,7 @@ class Operations(pyfuse3.Operations):
     # --- directories
 
     def _children(self, directory: Entry) -> _Listing:
-        remembered = self._listings if directory.immutable else self._changing_listings
-        listing = remembered.get(directory.path)
+        listing = self._changing_listings.get(directory.path)
         if listing is not None:
             return listing
         listing = []
@@ -355,9 +331,10 @@ class Operations(pyfuse3.Operations):
             if child.writable:  # .ctl: readdir cannot tell the session; a lookup will
                 attrs = self._ctl_attributes(self.inodes.ctl_inode(LISTED_SESSION))
             else:
-                attrs = (self._known.get(child.path) or self._remember(child)).attrs
+                attrs = self._attributes(child)
             listing.append((child.name.encode("ascii"), attrs))
-        remembered[directory.path] = listing  # a changing one until the next command ends
+        if not directory.immutable:
+            self._changing_listings[directory.path] = listing  # until the next command ends
         return listing
 
     @guarded
@@ -367,21 +344,21 @@ class Operations(pyfuse3.Operations):
     @guarded
     async def readdir(self, inode: int, start_id: int, token: pyfuse3.ReaddirToken) -> None:
         path = self._path(inode)
-        here = self._known_entry(path)
+        here = self._entry(path)
         # "." and ".." come first and are never lookup-counted (pyfuse3's rule). Entries are
         # only ever added at the end, so an index stays valid between the calls of one listing;
-        # the listing itself is remembered, not copied per call (a root of thousands of pages).
-        dots = [(b".", here.attrs), (b"..", self._known_entry(parent_path(path)).attrs)]
+        # a changing listing is remembered, not copied per call (a root of thousands of pages).
+        dots = [(b".", self._attributes(here)), (b"..", self._entry_attributes(parent_path(path)))]
         for index in range(start_id, len(dots)):
             name, attrs = dots[index]
             if not pyfuse3.readdir_reply(token, name, attrs, index + 1):
                 return
-        children = self._children(here.entry)
+        children = self._children(here)
         for index in range(max(start_id - len(dots), 0), len(children)):
             name, attrs = children[index]
             if not pyfuse3.readdir_reply(token, name, attrs, len(dots) + index + 1):
                 return
-            self.inodes.remember(attrs.st_ino)
+            self.inodes.remember()
 
     # --- files
 

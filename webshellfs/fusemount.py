@@ -92,8 +92,8 @@ def serve(
         unmounted = trio.run(_main, engine, on_ready, stop_signals)
     finally:
         pyfuse3.close(unmount=not unmounted)
-        log.info("unmounted %s; the kernel still held %d inodes", mountpoint,
-                 operations.inodes.held())
+        log.info("unmounted %s; the kernel still held %d references", mountpoint,
+                 operations.inodes.references())
 
 
 async def _main(

@@ -2,7 +2,12 @@
 
 Everything here is synchronous and runs on the trio thread that serves FUSE, so it does only
 SQLite point queries and keeps listings cached: the page list and `_pages.tsv` until the store's
-generation changes, and each page's file tree (pages never change) in a bounded LRU.
+generation changes, and each page's file tree (pages never change) in a small LRU.
+
+Every path also has a number that follows from what is stored (`number`, `path_of`): a kind in
+the top bits, then a log or search record's number, or a page's number and the entry's place in
+the page's sorted file tree. The FUSE layer uses them as inode numbers, so it keeps no table that
+grows with what the kernel has seen, and a path has the same number after a remount.
 """
 
 from __future__ import annotations
@@ -12,13 +17,23 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from webshellfs.contract.addresses import PageId, parse_page_id
+from webshellfs.contract.addresses import PageId, format_page_id, parse_page_id
 from webshellfs.contract.layout import PAGE_DIRS, clean_field
 from webshellfs.engine.records import Entry
 from webshellfs.errors import NotFoundError
 from webshellfs.store import LogRecord, PageFile, PageRecord, Store
 
-__all__ = ["CTL", "LOG_DIR", "PAGES_TSV", "README", "SEARCH_DIR", "TreeView", "no_response_yet"]
+__all__ = [
+    "CTL",
+    "LOG_DIR",
+    "PAGES_TSV",
+    "README",
+    "ROOT_NUMBER",
+    "SEARCH_DIR",
+    "UNUSED_NUMBERS",
+    "TreeView",
+    "no_response_yet",
+]
 
 CTL = ".ctl"
 README = "README.md"
@@ -26,7 +41,20 @@ PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"
 SEARCH_DIR = "_search"
 PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
-PAGE_TREE_CACHE = 1024
+# Page trees kept built: a `grep -r` or `find` walks page by page, so a few suffice; each is a
+# few KB, and every one kept is memory the daemon holds however much the kernel forgets.
+PAGE_TREE_CACHE = 64
+
+# Path numbers (see the module docstring). `.ctl` and `.progress` have none: the FUSE layer
+# numbers them per session from UNUSED_NUMBERS up.
+ROOT_NUMBER = 1
+_ROOT_NUMBERS = {README: 2, PAGES_TSV: 3, LOG_DIR: 4, SEARCH_DIR: 5}
+_ROOT_PATHS = {number: name for name, number in _ROOT_NUMBERS.items()}
+_KIND_SHIFT = 56
+_LOG_KIND, _SEARCH_KIND, _PAGE_KIND = 1, 2, 3
+_RECORD_KINDS = {LOG_DIR: (_LOG_KIND, "R"), SEARCH_DIR: (_SEARCH_KIND, "Q")}
+_PLACE_BITS = 24  # room for 16 million entries in one page
+UNUSED_NUMBERS = 4 << _KIND_SHIFT
 
 
 # How a session named by WEBSHELL_SESSION is spelled (the FUSE layer's session_of).
@@ -64,6 +92,10 @@ def render_log(record: LogRecord) -> bytes:
     return ("\n".join(head) + "\n" + record.text).encode("utf-8", "surrogatepass")
 
 
+def _record_name(prefix: str, number: int) -> str:
+    return f"{prefix}{number:04d}.md"
+
+
 def _numbered(name: str, prefix: str) -> int | None:
     """`R0012.md` → 12 for prefix "R"; anything else → None."""
     digits = name[1:-3]
@@ -79,6 +111,9 @@ class _PageTree:
     record: PageRecord
     files: dict[str, PageFile]
     children: dict[str, set[str]] = field(default_factory=dict)
+    # Every relpath in sorted order, the page directory itself ("") first: an entry's place.
+    places: list[str] = field(default_factory=list)
+    place_of: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, record: PageRecord, files: list[PageFile]) -> _PageTree:
@@ -87,6 +122,8 @@ class _PageTree:
             tree._add(directory, is_dir=True)
         for relpath in tree.files:
             tree._add(relpath, is_dir=False)
+        tree.places = sorted(tree.children.keys() | tree.files.keys())
+        tree.place_of = {relpath: place for place, relpath in enumerate(tree.places)}
         return tree
 
     def _add(self, relpath: str, is_dir: bool) -> None:
@@ -195,6 +232,49 @@ class TreeView:
         self._record_entries[path] = entry
         return entry
 
+    def number(self, path: str) -> int | None:
+        """The number of an existing path (None for `.ctl`, `.progress` and unknown paths)."""
+        if not path:
+            return ROOT_NUMBER
+        top, _, rest = path.partition("/")
+        if not rest:
+            if parse_page_id(top) is None:
+                return _ROOT_NUMBERS.get(top)
+            page = int(top[1:])
+            # Only the name `_pages.tsv` gives a page has a number (N01 and N00001 have none).
+            return (_PAGE_KIND << _KIND_SHIFT) | (page << _PLACE_BITS) if format_page_id(
+                page) == top else None
+        if top in _RECORD_KINDS:
+            kind, prefix = _RECORD_KINDS[top]
+            record = _numbered(rest, prefix)
+            if record is None or _record_name(prefix, record) != rest:
+                return None
+            return (kind << _KIND_SHIFT) | record
+        tree = self._tree(top) if self.number(top) is not None else None
+        place = None if tree is None else tree.place_of.get(rest)
+        if place is None:
+            return None
+        return (_PAGE_KIND << _KIND_SHIFT) | (tree.record.number << _PLACE_BITS) | place
+
+    def path_of(self, number: int) -> str | None:
+        """The path numbered number, the inverse of `number` (None if no path has it)."""
+        if number == ROOT_NUMBER:
+            return ""
+        if number in _ROOT_PATHS:
+            return _ROOT_PATHS[number]
+        kind, value = number >> _KIND_SHIFT, number & ((1 << _KIND_SHIFT) - 1)
+        for top, (record_kind, prefix) in _RECORD_KINDS.items():
+            if kind == record_kind:
+                return f"{top}/{_record_name(prefix, value)}"
+        if kind != _PAGE_KIND:
+            return None
+        page = format_page_id(value >> _PLACE_BITS)
+        place = value & ((1 << _PLACE_BITS) - 1)
+        tree = self._tree(page)
+        if tree is None or place >= len(tree.places):
+            return None
+        return page if place == 0 else f"{page}/{tree.places[place]}"
+
     def entry(self, path: str) -> Entry | None:
         path = path.strip("/")
         if not path:
@@ -218,9 +298,9 @@ class TreeView:
             root_files = self._root_files()  # refreshes the page entries too
             return sorted(root_files + self._page_entries, key=lambda e: e.name)
         if path == LOG_DIR:
-            names = [f"{LOG_DIR}/R{n:04d}.md" for n in self.store.log_numbers()]
+            names = [f"{LOG_DIR}/{_record_name('R', n)}" for n in self.store.log_numbers()]
         elif path == SEARCH_DIR:
-            names = [f"{SEARCH_DIR}/Q{n:04d}.md" for n in self.store.search_numbers()]
+            names = [f"{SEARCH_DIR}/{_record_name('Q', n)}" for n in self.store.search_numbers()]
         else:
             top, _, rest = path.partition("/")
             tree = self._tree(top)
