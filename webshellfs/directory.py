@@ -153,13 +153,21 @@ def _is_sealed_file(path: Path) -> bool:
 
 
 def _on_disk(top: Path) -> set[tuple[str, bool, int, int]]:
-    """(relative path, is a directory, size, mode) of everything under top."""
+    """(relative path, is a directory, size, mode) of everything under top: scandir and one
+    lstat per entry, since a start checks every file of thousands of pages."""
     found: set[tuple[str, bool, int, int]] = set()
-    for parent, dirs, files in os.walk(top):
-        for name, is_dir in [(d, True) for d in dirs] + [(f, False) for f in files]:
-            info = os.lstat(os.path.join(parent, name))
-            relpath = os.path.relpath(os.path.join(parent, name), top)
-            found.add((relpath, is_dir, 0 if is_dir else info.st_size, stat.S_IMODE(info.st_mode)))
+    pending = [("", os.fspath(top))]
+    while pending:
+        prefix, directory = pending.pop()
+        with os.scandir(directory) as children:
+            for child in children:
+                info = child.stat(follow_symlinks=False)
+                relpath = prefix + child.name
+                is_dir = stat.S_ISDIR(info.st_mode)
+                found.add((relpath, is_dir, 0 if is_dir else info.st_size,
+                           stat.S_IMODE(info.st_mode)))
+                if is_dir:
+                    pending.append((relpath + "/", child.path))
     return found
 
 
@@ -182,7 +190,8 @@ class DirectoryMirror:
             if parse_page_id(child.name) and child.name not in wanted:
                 log.info("removing %s: the store has no such page", child)
                 _remove(child)
-        self._pages = {page for page in wanted if self._page_matches(page)}
+        self._pages = {page for page, layout in self.tree.page_layouts()
+                       if page in wanted and self._page_matches(page, layout)}
         for top in RECORD_DIRS:
             self._check_records(top)
         for name in ROOT_FILES:
@@ -226,16 +235,12 @@ class DirectoryMirror:
                     pending.append(entry.path)
         return found
 
-    def _page_matches(self, page: str) -> bool:
+    def _page_matches(self, page: str, layout: set[tuple[str, bool, int]]) -> bool:
         path = self.root / page
         if not path.is_dir() or stat.S_IMODE(path.stat().st_mode) != DIR_MODE:
             return False
-        prefix = len(page) + 1
-        expected = {
-            (e.path[prefix:], True, 0, DIR_MODE) if e.is_dir
-            else (e.path[prefix:], False, e.size, FILE_MODE)
-            for e in self._page_entries(page)
-        }
+        expected = {(relpath, is_dir, size, DIR_MODE if is_dir else FILE_MODE)
+                    for relpath, is_dir, size in layout}
         if _on_disk(path) == expected:
             return True
         log.info("rewriting %s: it differs from the stored page", path)

@@ -33,7 +33,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -268,6 +268,7 @@ class Store:
         ).fetchone()[0]
         self._next_request = last + 1
         self.generation = 0  # bumped on every page write, so callers can cache listings
+        self.status_generation = 0  # bumped when a stored page's status changes
         _keep_reserve(self._reserve)
 
     def _prepare_schema(self) -> None:
@@ -435,6 +436,7 @@ class Store:
             except sqlite3.Error as error:
                 raise _write_error(self.path, f"the status of {page}", error) from error
             self.generation += 1
+            self.status_generation += 1
 
     def reserve_request_id(self) -> str:
         """The next R… id, taken when a command starts so the log keeps arrival order."""
@@ -544,9 +546,12 @@ class Store:
         )
         return PageRecord(*rows[0]) if rows else None
 
-    def pages(self) -> list[PageRecord]:
+    def pages(self, after: int = 0) -> list[PageRecord]:
+        """Every stored page numbered above `after`, in order (pages are only ever added)."""
         rows = self._query(
-            "SELECT number, parent, via, status, title, url, created_ns FROM pages ORDER BY number"
+            "SELECT number, parent, via, status, title, url, created_ns FROM pages "
+            "WHERE number > ? ORDER BY number",
+            (after,),
         )
         return [PageRecord(*row) for row in rows]
 
@@ -575,6 +580,13 @@ class Store:
             (_page_number(page),),
         )
         return [PageFile(*row) for row in rows]
+
+    def every_page_file(self) -> Iterator[tuple[PageId, PageFile]]:
+        """Every file of every page, by page then path, in one query (for checking a copy)."""
+        rows = self._reader().execute(
+            "SELECT page, relpath, size, blob FROM files ORDER BY page, relpath")
+        for page, relpath, size, blob in rows:
+            yield format_page_id(page), PageFile(relpath, size, blob)
 
     def page_file(self, page: PageId, relpath: str) -> PageFile | None:
         rows = self._query(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import importlib.util
 import os
 import shutil
 import signal
@@ -226,6 +227,13 @@ def median_of(rounds: int, measure: Callable[[], float]) -> float:
     return statistics.median(measure() for _ in range(rounds))
 
 
+def paired(rounds: int, command: list[str], disk: Path, mount: Path) -> tuple[float, float]:
+    """Median seconds of command in disk and in mount, the two taken in turn each round, so
+    other work on the machine weighs on both alike."""
+    times = [(timed(command, disk), timed(command, mount)) for _ in range(rounds)]
+    return (statistics.median(t[0] for t in times), statistics.median(t[1] for t in times))
+
+
 def verdict(name: str, value: float) -> str:
     target = TARGETS[name]
     return f"(target <= {target:g}: {'ok' if value <= target else 'MISSED'})"
@@ -287,7 +295,8 @@ def main() -> None:
                         stderr=subprocess.DEVNULL, check=False)
     sources = corpus_sources()
     bases = [serve(f"127.0.0.{host}", sources) for host in range(1, HOSTS + 1)]
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+    code = Path(importlib.util.find_spec("webshellfs").origin).parent  # PYTHONPATH may pick it
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=code, capture_output=True,
                           text=True, check=False).stdout.strip()
     print(f"# webshellfs at scale: {args.pages} pages (open against {args.small}), code {head}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, work {work}")
@@ -317,16 +326,14 @@ def main() -> None:
     disk_cold = timed(grep, disk)
     mount_cold = timed(grep, mountpoint)
     rss_read = daemon.rss_mb()
-    disk_warm = median_of(args.rounds, lambda: timed(grep, disk))
-    mount_warm = median_of(args.rounds, lambda: timed(grep, mountpoint))
+    disk_warm, mount_warm = paired(args.rounds, grep, disk, mountpoint)
     print(f"cold: disk {disk_cold:.3f} s, mount {mount_cold:.3f} s, ratio "
           f"{mount_cold / disk_cold:.2f} {verdict('grep cold', mount_cold / disk_cold)}")
     print(f"warm: disk {disk_warm:.3f} s, mount {mount_warm:.3f} s, ratio "
           f"{mount_warm / disk_warm:.2f} {verdict('grep warm', mount_warm / disk_warm)}")
     for label, command in (("find", ["find", *pages]), ("ls -R", ["ls", "-R", *pages]),
                            ("wc -l", ["bash", "-c", "find N* -type f -exec wc -l {} + | tail -1"])):
-        on_disk = median_of(args.rounds, lambda command=command: timed(command, disk))
-        on_mount = median_of(args.rounds, lambda command=command: timed(command, mountpoint))
+        on_disk, on_mount = paired(args.rounds, command, disk, mountpoint)
         print(f"{label} warm: disk {on_disk:.3f} s, mount {on_mount:.3f} s, ratio "
               f"{on_mount / on_disk:.2f}")
 

@@ -12,10 +12,13 @@ grows with what the kernel has seen, and a path has the same number after a remo
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import itemgetter
 
 from webshellfs.contract.addresses import PageId, format_page_id, parse_page_id
 from webshellfs.contract.layout import PAGE_DIRS, clean_field
@@ -41,6 +44,7 @@ PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"
 SEARCH_DIR = "_search"
 PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
+ROOT_NAMES = (CTL, PAGES_TSV, README, LOG_DIR, SEARCH_DIR)
 # Page trees kept built: a `grep -r` or `find` walks page by page, so a few suffice; each is a
 # few KB, and every one kept is memory the daemon holds however much the kernel forgets.
 PAGE_TREE_CACHE = 64
@@ -155,9 +159,11 @@ class TreeView:
         self._changed_ns = self.started_ns
         self._trees: OrderedDict[str, _PageTree] = OrderedDict()
         self._generation = -1
+        self._status_generation = -1
         self._pages: dict[str, PageRecord] = {}
         self._page_entries: list[Entry] = []
-        self._pages_tsv = b""
+        self._pages_rows: list[str] = []  # `_pages.tsv`'s lines, its header first
+        self._pages_tsv: bytes | None = None  # made from the rows when first read
         self._pages_mtime = self.started_ns
         # Log and search files never change once written: their entries are made once, so
         # listing _log/ costs one query however long the log grows (it runs on the FUSE thread).
@@ -171,20 +177,47 @@ class TreeView:
         return self._pages.get(page)
 
     def _refresh_pages(self) -> None:
-        generation = self.store.generation
+        """Bring the page list and `_pages.tsv` up to the store: only the pages added since the
+        last look are read, unless a status changed (then all), so a command costs the same
+        with 5,000 pages stored as with 5."""
+        generation, statuses = self.store.generation, self.store.status_generation
         if generation == self._generation:
             return
-        records = self.store.pages()
-        rows = ["\t".join(PAGES_COLUMNS)]
-        rows += [
-            "\t".join(clean_field(v) for v in (r.page_id, r.parent, r.via, r.status, r.title, r.url))
-            for r in records
-        ]
-        self._pages = {r.page_id: r for r in records}
-        self._page_entries = [Entry(r.page_id, r.page_id, True, 0, r.created_ns, True) for r in records]
-        self._pages_mtime = max((r.created_ns for r in records), default=self.started_ns)
-        self._pages_tsv = ("\n".join(rows) + "\n").encode("utf-8", "surrogatepass")
+        if statuses != self._status_generation:
+            self._status_generation = statuses
+            self._pages, self._page_entries = {}, []
+            self._pages_rows = ["\t".join(PAGES_COLUMNS)]
+            self._pages_mtime = self.started_ns
+        last = self._page_entries[-1].name if self._page_entries else None
+        records = self.store.pages(after=0 if last is None else self._pages[last].number)
+        for r in records:
+            self._pages[r.page_id] = r
+            self._page_entries.append(Entry(r.page_id, r.page_id, True, 0, r.created_ns, True))
+            self._pages_rows.append("\t".join(
+                clean_field(v) for v in (r.page_id, r.parent, r.via, r.status, r.title, r.url)))
+            self._pages_mtime = max(self._pages_mtime, r.created_ns)
+        self._pages_tsv = None
         self._generation = generation
+
+    def _pages_file(self) -> bytes:
+        self._refresh_pages()
+        if self._pages_tsv is None:
+            self._pages_tsv = ("\n".join(self._pages_rows) + "\n").encode("utf-8", "surrogatepass")
+        return self._pages_tsv
+
+    def page_layouts(self) -> Iterator[tuple[str, set[tuple[str, bool, int]]]]:
+        """Each stored page that has files, with every entry under it as (relpath, is a
+        directory, size), read in one query rather than a tree per page: directory mode checks
+        its copy of thousands of pages with it at start."""
+        for page, files in itertools.groupby(self.store.every_page_file(), key=itemgetter(0)):
+            layout = {(directory, True, 0) for directory in PAGE_DIRS}
+            for _, page_file in files:
+                layout.add((page_file.relpath, False, page_file.size))
+                parent = page_file.relpath.rpartition("/")[0]
+                while parent:
+                    layout.add((parent, True, 0))
+                    parent = parent.rpartition("/")[0]
+            yield page, layout
 
     def _tree(self, page: str) -> _PageTree | None:
         tree = self._trees.get(page)
@@ -200,15 +233,19 @@ class TreeView:
             self._trees.popitem(last=False)
         return tree
 
-    def _root_files(self) -> list[Entry]:
-        self._refresh_pages()
-        return [
-            Entry(CTL, CTL, False, 0, self._changed_ns, False, writable=True),
-            Entry(PAGES_TSV, PAGES_TSV, False, len(self._pages_tsv), self._pages_mtime, False),
-            Entry(README, README, False, len(self._readme), self.started_ns, False),
-            Entry(LOG_DIR, LOG_DIR, True, 0, self._changed_ns, False),
-            Entry(SEARCH_DIR, SEARCH_DIR, True, 0, self._changed_ns, False),
-        ]
+    def _root_file(self, name: str) -> Entry | None:
+        """One of the root's own entries (None for any other name): only `_pages.tsv` reads
+        the page list, so a `.ctl` lookup costs nothing however many pages are stored."""
+        if name == CTL:
+            return Entry(CTL, CTL, False, 0, self._changed_ns, False, writable=True)
+        if name == PAGES_TSV:
+            size = len(self._pages_file())
+            return Entry(PAGES_TSV, PAGES_TSV, False, size, self._pages_mtime, False)
+        if name == README:
+            return Entry(README, README, False, len(self._readme), self.started_ns, False)
+        if name in (LOG_DIR, SEARCH_DIR):
+            return Entry(name, name, True, 0, self._changed_ns, False)
+        return None
 
     def _log_file(self, name: str) -> tuple[bytes, int] | None:
         number = _numbered(name, "R")
@@ -282,9 +319,9 @@ class TreeView:
             return Entry("", "", True, 0, max(self._changed_ns, self._pages_mtime), False)
         top, _, rest = path.partition("/")
         if not rest:
-            for entry in self._root_files():
-                if entry.name == top:
-                    return entry
+            entry = self._root_file(top)
+            if entry is not None:
+                return entry
             record = self.page(PageId(top)) if parse_page_id(top) else None
             return None if record is None else Entry(top, top, True, 0, record.created_ns, True)
         if top in (LOG_DIR, SEARCH_DIR):
@@ -295,8 +332,9 @@ class TreeView:
     def listdir(self, path: str) -> list[Entry]:
         path = path.strip("/")
         if not path:
-            root_files = self._root_files()  # refreshes the page entries too
-            return sorted(root_files + self._page_entries, key=lambda e: e.name)
+            own = [self._root_file(name) for name in ROOT_NAMES]  # _pages.tsv's refreshes pages
+            return sorted([e for e in own if e is not None] + self._page_entries,
+                          key=lambda e: e.name)
         if path == LOG_DIR:
             names = [f"{LOG_DIR}/{_record_name('R', n)}" for n in self.store.log_numbers()]
         elif path == SEARCH_DIR:
@@ -317,8 +355,7 @@ class TreeView:
         if path == README:
             data = self._readme
         elif path == PAGES_TSV:
-            self._refresh_pages()
-            data = self._pages_tsv
+            data = self._pages_file()
         elif path == CTL:
             data = no_response_yet("")  # the FUSE layer serves .ctl per session via response()
         elif top in (LOG_DIR, SEARCH_DIR) and rest:
