@@ -23,6 +23,7 @@ import signal
 import socket
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -432,13 +433,14 @@ def serve(engine: Engine, root: Path, on_ready: Callable[[], None]) -> None:
         raise
     try:
         mirror = DirectoryMirror(root, TreeView(engine.store, guide_text(directory=True).encode()))
+        started = time.monotonic()
         try:
             mirror.rebuild()
         except BaseException:
             trio.run(engine.aclose)
             raise
-        log.info("serving %s as plain files (cache %s, pid %d)", root, engine.store.path,
-                 os.getpid())
+        log.info("serving %s as plain files (cache %s, pid %d); checking it against the store "
+                 "took %.2f s", root, engine.store.path, os.getpid(), time.monotonic() - started)
         trio.run(_main, engine, CommandServer(engine, mirror), root / SOCKET_NAME, on_ready)
         log.info("stopped serving %s", root)
     finally:

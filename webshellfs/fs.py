@@ -201,8 +201,8 @@ class Operations(pyfuse3.Operations):
             raise pyfuse3.FUSEError(errno.ENOENT)
         return entry
 
-    def _entry_attributes(self, path: str) -> pyfuse3.EntryAttributes:
-        return self._attributes(self._entry(path))
+    def _entry_attributes(self, path: str, inode: int | None = None) -> pyfuse3.EntryAttributes:
+        return self._attributes(self._entry(path), inode)
 
     def _ctl_attributes(self, inode: int) -> pyfuse3.EntryAttributes:
         """`.ctl` as one session sees it: its own inode, sized to its own last response (the
@@ -298,7 +298,7 @@ class Operations(pyfuse3.Operations):
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
         if self.inodes.session(inode) is not None:
             return self._session_attributes(inode)
-        return self._entry_attributes(self._path(inode))
+        return self._entry_attributes(self._path(inode), inode)
 
     @guarded
     async def setattr(

@@ -22,6 +22,7 @@ import select
 import signal
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 from pathlib import Path
 
 from webshellfs import directory
@@ -63,8 +64,19 @@ def run(settings: Settings) -> int:
     if settings.foreground:
         _configure_logging(settings, log_path, to_stderr=True)
         _serve(settings, mountpoint, lambda: None)
-        return 0
+        _leave_at_once(0)
     return _detach(settings, mountpoint, log_path)
+
+
+def _leave_at_once(status: int) -> NoReturn:
+    """End a daemon that has closed everything (the store checkpointed, the browser gone) the
+    way the detached one does (`_detach`): without the interpreter's teardown. Freeing the heap
+    object by object and then waiting on the compile workers' own teardown kept an unmounted
+    daemon alive for a second and more; the workers exit by themselves when their pipe closes."""
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def _configure_logging(settings: Settings, log_path: Path, *, to_stderr: bool) -> None:

@@ -113,6 +113,7 @@ class _PageTree:
     """The file tree of one stored page, built once from its file list."""
 
     record: PageRecord
+    page: PageId  # the record's id, spelled once: every request names it
     files: dict[str, PageFile]
     children: dict[str, set[str]] = field(default_factory=dict)
     # Every relpath in sorted order, the page directory itself ("") first: an entry's place.
@@ -121,7 +122,7 @@ class _PageTree:
 
     @classmethod
     def build(cls, record: PageRecord, files: list[PageFile]) -> _PageTree:
-        tree = cls(record, {f.relpath: f for f in files}, {"": set()})
+        tree = cls(record, record.page_id, {f.relpath: f for f in files}, {"": set()})
         for directory in PAGE_DIRS:
             tree._add(directory, is_dir=True)
         for relpath in tree.files:
@@ -139,7 +140,7 @@ class _PageTree:
             self.children.setdefault(relpath, set())
 
     def entry(self, relpath: str) -> Entry | None:
-        page = self.record.page_id
+        page = self.page
         name = relpath.rpartition("/")[2]
         found = self.files.get(relpath)
         if found is not None:
@@ -287,8 +288,8 @@ class TreeView:
             if record is None or _record_name(prefix, record) != rest:
                 return None
             return (kind << _KIND_SHIFT) | record
-        tree = self._tree(top) if self.number(top) is not None else None
-        place = None if tree is None else tree.place_of.get(rest)
+        tree = self._tree(top)
+        place = None if tree is None or tree.page != top else tree.place_of.get(rest)
         if place is None:
             return None
         return (_PAGE_KIND << _KIND_SHIFT) | (tree.record.number << _PLACE_BITS) | place
