@@ -17,8 +17,11 @@ same --work measures other code on the same pages without storing them again. Th
    files, warm;
 2. the daemon's RSS right after mounting (the page list read) and after every file of every page
    was read (by the cold grep);
-3. one small `open` after every file was read, median of rounds, at --pages against --small;
-4. `fusermount3 -u`: its own time and until the daemon has exited;
+3. one small `open` after every file was read, at --pages against --small (both mounted, the
+   opens taken in turn);
+4. `fusermount3 -u`: its own time and until the daemon has exited; against the unmount of a
+   tmpfs holding the same tree, every file of it read (what the kernel's dropping of that many
+   cached entries costs by itself);
 5. directory mode (--no-fuse) over a tree it wrote before: seconds until it answers.
 """
 
@@ -46,6 +49,15 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPORA = Path(os.environ.get("WEBSHELL_CORPORA") or ROOT.parent / "shared/corpora")
 SOURCES = (CORPORA / "readability-test-pages/test-pages", CORPORA / "trafilatura-eval-dev/pages")
 WEBSHELLFS = [sys.executable, "-m", "webshellfs"]
+# The code measured: the webshellfs this script imports (PYTHONPATH picks it); daemons start in
+# its folder, since `python -m` looks in the working directory first.
+def _code_root() -> Path:
+    spec = importlib.util.find_spec("webshellfs")
+    assert spec is not None and spec.origin is not None
+    return Path(spec.origin).parents[1]
+
+
+CODE = _code_root()
 HOSTS = 10  # loopback addresses, so retrieve's two fetches per host still fetch 20 at once
 PER_QUERY = 20  # retrieve's largest -k
 FILL_SESSIONS = 2
@@ -133,7 +145,8 @@ class Daemon:
     def start(self) -> Daemon:
         self.process = subprocess.Popen(
             [*WEBSHELLFS, str(self.mountpoint), "--foreground", "--cache", str(self.cache),
-             *MOUNT_OPTIONS, *self.extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             *MOUNT_OPTIONS, *self.extra], cwd=CODE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
         wait_for(lambda: os.path.ismount(self.mountpoint), 60, self.process)
         return self
 
@@ -239,26 +252,45 @@ def verdict(name: str, value: float) -> str:
     return f"(target <= {target:g}: {'ok' if value <= target else 'MISSED'})"
 
 
-def open_seconds(mountpoint: Path, base: str, rounds: int) -> float:
-    """Median seconds of one `open` of a small new page through the mount."""
-    def one() -> float:
-        url = f"{base}/tiny/{time.time_ns()}"
-        started = time.perf_counter()
-        subprocess.run(["bash", "-c", f"echo 'open {url}' > {mountpoint}/.ctl"], check=True)
-        return time.perf_counter() - started
-    one()  # the first open after mounting also warms the engine's workers
-    return median_of(rounds, one)
+def tmpfs_unmount(work: Path, disk: Path) -> float:
+    """Seconds to unmount a tmpfs holding a copy of disk, every file of it read."""
+    place = work / "tmpfs"
+    place.mkdir(exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4g", "tmpfs", str(place)], check=True)
+    subprocess.run(["cp", "-r", str(disk), str(place / "copy")], check=True)
+    subprocess.run(["grep", "-rq", "no such words here", str(place / "copy")], check=False)
+    started = time.perf_counter()
+    subprocess.run(["umount", str(place)], check=True)
+    return time.perf_counter() - started
 
 
-def read_all_then_open(mountpoint: Path, cache: Path, base: str, rounds: int) -> tuple[float, float]:
-    """Mount cache, read every file (grep -r), then time a small open; (seconds, RSS MB)."""
-    daemon = Daemon(mountpoint, cache).start()
-    subprocess.run(["grep", "-rq", "--", "no such words here", *page_dirs(mountpoint)],
-                   cwd=mountpoint, check=False)
-    seconds = open_seconds(mountpoint, base, rounds)
-    rss = daemon.rss_mb()
-    daemon.stop()
-    return seconds, rss
+def open_once(mountpoint: Path, base: str) -> float:
+    """Seconds of one `open` of a small new page through the mount."""
+    url = f"{base}/tiny/{time.time_ns()}"
+    started = time.perf_counter()
+    subprocess.run(["bash", "-c", f"echo 'open {url}' > {mountpoint}/.ctl"], check=True)
+    return time.perf_counter() - started
+
+
+def compare_opens(work: Path, caches: tuple[Path, Path], base: str, rounds: int
+                  ) -> tuple[float, float, float]:
+    """Both caches mounted side by side, every file of each read, then a small open on each in
+    turn, rounds times: (median seconds on the first, on the second, the second's RSS in MB)."""
+    daemons = []
+    for number, cache in enumerate(caches):
+        mountpoint = work / f"open-{number}"
+        mountpoint.mkdir(exist_ok=True)
+        atexit.register(subprocess.run, ["fusermount3", "-u", "-z", str(mountpoint)],
+                        stderr=subprocess.DEVNULL, check=False)
+        daemons.append(Daemon(mountpoint, cache).start())
+        subprocess.run(["grep", "-rq", "--", "no such words here", *page_dirs(mountpoint)],
+                       cwd=mountpoint, check=False)
+        open_once(mountpoint, base)  # the first open after mounting also starts a worker
+    times = [[open_once(d.mountpoint, base) for d in daemons] for _ in range(rounds)]
+    rss = daemons[1].rss_mb()
+    for daemon in daemons:
+        daemon.stop()
+    return statistics.median(t[0] for t in times), statistics.median(t[1] for t in times), rss
 
 
 def directory_start(work: Path, cache: Path) -> tuple[float, float]:
@@ -270,7 +302,7 @@ def directory_start(work: Path, cache: Path) -> tuple[float, float]:
         started = time.perf_counter()
         process = subprocess.Popen([*WEBSHELLFS, str(root), "--no-fuse", "--foreground",
                                     "--cache", str(cache), *MOUNT_OPTIONS],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   cwd=CODE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for(lambda: (root / ".ctl").exists(), 600, process)
         took = time.perf_counter() - started
         process.send_signal(signal.SIGTERM)
@@ -285,6 +317,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--small", type=int, default=250, help="pages of the `open` baseline")
     parser.add_argument("--rounds", type=int, default=5, help="rounds for warm medians")
+    parser.add_argument("--open-rounds", type=int, default=15, help="opens on each mount")
     parser.add_argument("--work", type=Path, help="working directory, kept (default: a temp dir)")
     args = parser.parse_args()
 
@@ -298,8 +331,7 @@ def main() -> None:
                         stderr=subprocess.DEVNULL, check=False)
     sources = corpus_sources()
     bases = [serve(f"127.0.0.{host}", sources) for host in range(1, HOSTS + 1)]
-    code = Path(importlib.util.find_spec("webshellfs").origin).parent  # PYTHONPATH may pick it
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=code, capture_output=True,
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=CODE, capture_output=True,
                           text=True, check=False).stdout.strip()
     print(f"# webshellfs at scale: {args.pages} pages (open against {args.small}), code {head}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, work {work}")
@@ -349,13 +381,17 @@ def main() -> None:
     unmount, exited = daemon.stop()
     print(f"unmount {unmount * 1000:.0f} ms {verdict('unmount ms', unmount * 1000)}; daemon gone "
           f"after {exited * 1000:.0f} ms {verdict('exit ms', exited * 1000)}")
+    tmpfs = tmpfs_unmount(work, disk)
+    print(f"a tmpfs holding the same tree, all read: unmount {tmpfs * 1000:.0f} ms; mount/tmpfs "
+          f"{unmount / tmpfs:.2f}")
 
-    print(f"\n## one small open after every file was read (median of {args.rounds})")
-    small_open, small_rss = read_all_then_open(mountpoint, small_cache, bases[0], args.rounds)
-    big_open, big_rss = read_all_then_open(mountpoint, cache, bases[0], args.rounds)
-    print(f"{args.small} pages: {small_open * 1000:.0f} ms (RSS {small_rss:.0f} MB); "
-          f"{args.pages} pages: {big_open * 1000:.0f} ms (RSS {big_rss:.0f} MB); ratio "
-          f"{big_open / small_open:.2f} {verdict('open', big_open / small_open)}")
+    print(f"\n## one small open after every file was read (median of {args.open_rounds}, "
+          f"the two mounts in turn)")
+    small_open, big_open, big_rss = compare_opens(work, (small_cache, cache), bases[0],
+                                                  args.open_rounds)
+    print(f"{args.small} pages: {small_open * 1000:.1f} ms; {args.pages} pages: "
+          f"{big_open * 1000:.1f} ms (RSS {big_rss:.0f} MB); ratio {big_open / small_open:.2f} "
+          f"{verdict('open', big_open / small_open)}")
 
     print("\n## directory mode (--no-fuse), start-up over a tree it wrote before")
     started, checked = directory_start(work, cache)
