@@ -24,11 +24,13 @@ writes and readdirs still come, naming their inode (webshellfs/pyfuse3-unopened.
 pyfuse3 pass it where a handle would be). A stored page never changes, so its entries carry long
 timeouts, and the kernel keeps them for as long as it likes. This layer keeps nothing per entry
 (inode numbers are computed, inodes.py): what the kernel asks again, the engine answers again
-from its small caches, so the daemon's memory does not grow with what has been read. What changes is kept current two ways: `.ctl` and `_pages.tsv`
-have no attribute caching, so each read asks for their size and time first and the kernel drops
-its pages when either moved; and when a command ends, the kernel is told to forget the root's,
-`_log/`'s and `_search/`'s listings and `_pages.tsv` (the only things a command changes) before
-the write returns, so the caller's next `ls` or `cat` is current.
+from its small caches, so the daemon's memory does not grow with what has been read.
+
+What changes is kept current two ways: `.ctl` and `_pages.tsv` have no attribute caching, so
+each read asks for their size and time first and the kernel drops its pages when either moved;
+and when a command ends, the kernel is told to forget the root's, `_log/`'s and `_search/`'s
+listings and `_pages.tsv` (the only things a command changes) before the write returns, so the
+caller's next `ls` or `cat` is current.
 """
 
 from __future__ import annotations

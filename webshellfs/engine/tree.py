@@ -271,7 +271,8 @@ class TreeView:
         return entry
 
     def number(self, path: str) -> int | None:
-        """The number of an existing path (None for `.ctl`, `.progress` and unknown paths)."""
+        """The number of an existing path; None for `.ctl` and `.progress` and for a name
+        spelled otherwise than it is listed. (For a path that does not exist, it means nothing.)"""
         if not path:
             return ROOT_NUMBER
         top, _, rest = path.partition("/")
@@ -279,9 +280,9 @@ class TreeView:
             if parse_page_id(top) is None:
                 return _ROOT_NUMBERS.get(top)
             page = int(top[1:])
-            # Only the name `_pages.tsv` gives a page has a number (N01 and N00001 have none).
-            return (_PAGE_KIND << _KIND_SHIFT) | (page << _PLACE_BITS) if format_page_id(
-                page) == top else None
+            if format_page_id(page) != top:  # N00001: not how the page is listed
+                return None
+            return (_PAGE_KIND << _KIND_SHIFT) | (page << _PLACE_BITS)
         if top in _RECORD_KINDS:
             kind, prefix = _RECORD_KINDS[top]
             record = _numbered(rest, prefix)
