@@ -574,7 +574,7 @@ class Walker:
         self.section_heading = (element.getparent(), level)
         self._place_anchors()
         rendered = self.builder.text_of(element)
-        if _HAS_REF.search(rendered) or _TRAILING_BRACKETS.sub("", rendered.replace("`", "")) != name:
+        if _HAS_REF.search(rendered) or _TRAILING_BRACKETS.sub("", rendered) != name:
             self._emit(rendered)
         return True
 
@@ -777,12 +777,14 @@ class Walker:
         self.filled[self.builder.current] = self.filled.get(self.builder.current, 0) + len(line)
 
     def _inline_code(self, element: HtmlElement, stack: list) -> bool:
-        """`code` in backticks, unless it holds objects (links, images…) that need the walk."""
+        """Code inside a sentence as the page shows it, with no marks: a phrase copied from the
+        page (`shared_buffers (integer)`) must be found by grep. Its highlighter's spans are
+        read as one text, unless it holds objects (links, images…) that need the walk."""
         if len(element) and next(element.iterdescendants(*OBJECT_TAGS), None) is not None:
             return True
         code = squash(_preformatted_text(element) if len(element) else element.text or "")
         if code:
-            self._add_text(f"`{code}`")
+            self._add_text(code)
         return False
 
 
