@@ -3,7 +3,7 @@ the controls that came or went, bounded; and the outline of a page it stored."""
 
 from __future__ import annotations
 
-from webshellfs.contract.layout import FileDiff, map_outline
+from webshellfs.contract.layout import FileDiff, map_outline, map_summary
 from webshellfs.engine.effect import ANSWER_LINES, bounded, effect_lines
 
 ACTIONS = "id\tkind\tlabel\tcontext\tinputs\tsection\n"
@@ -81,3 +81,12 @@ def test_a_page_outline_is_its_sections_and_tables_from_its_map() -> None:
     long = b"## content/ (30 sections)\n" + b"".join(b"%02d-x.md  1 line\n" % n for n in range(30))
     outline = map_outline(long, limit=12)
     assert len(outline) == 12 and outline[-1] == "  … 20 more lines in _map.md"
+
+
+def test_a_retrieve_result_shows_its_sections_on_one_bounded_line() -> None:
+    map_md = (b"## content/ (4 sections)\n01-keepers.md  2 lines\n  02-the-lamp.md  2 lines\n"
+              b"  03-by-decade.md  2 lines  [T01 \xc2\xb7 L0002]\n  04-automation.md  1 line\n")
+    assert map_summary(map_md) == (
+        "content/: 01-keepers · 02-the-lamp · 03-by-decade [T01] · 04-automation")
+    assert map_summary(map_md, width=40) == "content/: 01-keepers · 02-the-lamp · … 2 more"
+    assert map_summary(b"## content/ (0 sections)\n") == "content/: (empty)"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -282,6 +283,30 @@ def map_outline(map_md: bytes, limit: int = OUTLINE_LINES) -> list[str]:
     if len(lines) <= limit:
         return lines
     return lines[: limit - 1] + [f"  … {len(lines) - limit + 1} more lines in _map.md"]
+
+
+SUMMARY_CHARS = 160
+_TABLE_REF = re.compile(r"\bT\d{2,}\b")
+
+
+def map_summary(map_md: bytes, width: int = SUMMARY_CHARS) -> str:
+    """A page's sections on one line, for a list of pages (a retrieve's results): each file's
+    name and the tables in it, `01-intro · 02-specs [T01] · … 9 more`, at most width chars."""
+    sections = []
+    for line in map_outline(map_md, limit=sys.maxsize):
+        name = line.split()[0]
+        if line.startswith("  ") and name.endswith(".md"):
+            tables = _TABLE_REF.findall(line.partition("[")[2])
+            sections.append(name.removesuffix(".md") + (f" [{' '.join(tables)}]" if tables else ""))
+    shown: list[str] = []
+    for section in sections:
+        after = len(sections) - len(shown) - 1
+        tail = f" · … {after} more" if after else ""
+        if shown and len(" · ".join([*shown, section]) + tail) > width:
+            break
+        shown.append(section)
+    left = len(sections) - len(shown)
+    return "content/: " + (" · ".join(shown) or "(empty)") + (f" · … {left} more" if left else "")
 
 
 def _screenshot_line(png: bytes) -> str:

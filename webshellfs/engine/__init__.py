@@ -50,6 +50,7 @@ from webshellfs.contract.layout import (
     STATE_FILE,
     clean_field,
     file_digests,
+    map_summary,
     render_page,
     render_state,
 )
@@ -486,10 +487,16 @@ class Engine:
             search_id = await self._add_search(query, failed)
             raise SearchError(f"{error}\n→ _search/{search_id}.md") from None
         search_id = await self._add_search(done.query, done.report)
-        first = next((done.addresses[r.url] for r in done.results if r.url in done.addresses), "")
-        if first:
-            name_page(first)
-        return done.response(search_id)
+        pages = [done.addresses[r.url] for r in done.results if r.url in done.addresses]
+        if pages:
+            name_page(pages[0])
+        outlines = await trio.to_thread.run_sync(self._outlines, pages)
+        return done.response(search_id, outlines)
+
+    def _outlines(self, pages: Sequence[str]) -> dict[str, str]:
+        """Each page's sections on one line (from its _map.md), for a retrieve's answer."""
+        return {page: map_summary(self.store.read_file(PageId(page), MAP_FILE) or b"")
+                for page in pages}
 
     async def _add_search(self, query: str, render: Callable[[str], str]) -> str:
         """Keep a retrieve's report as `_search/Q….md`; its address."""
