@@ -283,3 +283,13 @@ def test_what_follows_a_hidden_part_stays_under_the_heading_it_follows() -> None
     assert out["content/02-modal-title.md"].splitlines()[1:] == [
         '[hidden until A0001 button "Launch demo modal"] Inside the modal.']
     assert out["content/03-next.md"].splitlines() == ["# Modal > Next", "Next text."]
+
+
+def test_a_long_section_continues_in_parts_and_each_object_is_filed_where_it_is_mentioned() -> None:
+    rows = "".join(f'<li><a href="/o/{n}">Order {n:05d} {"x" * 60}</a></li>' for n in range(2000))
+    out = files(f"<h1>Orders</h1><ul>{rows}</ul>")
+    parts = sorted(path for path in out if path.startswith("content/"))
+    assert len(parts) >= 2 and "(part 2)" in out[parts[1]].splitlines()[0]
+    for line in out["links.tsv"].splitlines()[1:]:
+        link_id, section = line.split("\t")[0], line.split("\t")[-1]
+        assert f"[{link_id}]" in out[section], (link_id, section)
