@@ -96,20 +96,27 @@ def test_open_makes_the_page_active_and_the_one_before_live(drive: Callable[[Bod
         assert lines == [
             "N0001  Trail shoe",
             f"url: {live.url('/product.html')}",
-            "content/ (1 sections)",
-            "  01-trail-shoe.md  5 lines  [A0001-A0003 (3)]",
+            "content/01-trail-shoe.md:",
+            '  Size [A0001 size: select "Size" = "Small"]',
+            "  Price: 40 EUR",
+            '  [A0002 gift=on: checkbox "Gift wrap"] Gift wrap [A0003 button "Add to cart"]',
+            "  Cart: empty",
+            "actions:",
+            '  A0001 select "Size" size(select: s=Small|m=Medium|l=Large; current=s)',
+            '  A0002 checkbox "Gift wrap" gift(checkbox: on=Gift wrap)',
+            '  A0003 button "Add to cart"',
             "0 links · 3 actions · 2 facts",
             "next: grep -rn WORD N0001/content/   or cat N0001/actions.tsv",
-            lines[6],
+            lines[-1],
         ]
-        assert lines[6].startswith("live in tab t") and lines[6].endswith(" (status active)")
+        assert lines[-1].startswith("live in tab t") and lines[-1].endswith(" (status active)")
         await ask(engine, f"open {live.url('/search.html')}")
         assert pages(engine) == [
             "N0001\t\topen\tlive\tTrail shoe",
             "N0002\t\topen\tactive\tArchive search",
         ]
         assert await ask(engine, "focus N0001") == [
-            f"focused N0001 (tab {lines[6].split()[3]})",
+            f"focused N0001 (tab {lines[-1].split()[3]})",
             "→ N0001 is the current state (unchanged since it was captured)",
         ]
         assert pages(engine)[:2] == [
@@ -210,8 +217,11 @@ def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None
             'executed A0001 form "Search" with q=lighthouse year=2009 on N0001',
             "→ N0002 new page: Results for lighthouse",
             f"url: {results}",
-            "content/ (1 sections)",
-            "  01-results-for-lighthouse.md  5 lines  [L0001-L0003 (3)]",
+            "content/01-results-for-lighthouse.md:",
+            "  3 articles from 2009.",
+            "  1. Lighthouse, part 1 [L0001]",
+            "  2. Lighthouse, part 2 [L0002]",
+            "  3. Lighthouse, part 3 [L0003]",
             "3 links · 0 actions · 2 facts",
             "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
         ]
@@ -383,8 +393,15 @@ def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> No
             f'executed L0003 link "Product with sizes" → {live.url("/product.html")} on N0001',
             "→ N0002 new page: Trail shoe",
             f"url: {live.url('/product.html')}",
-            "content/ (1 sections)",
-            "  01-trail-shoe.md  5 lines  [A0001-A0003 (3)]",
+            "content/01-trail-shoe.md:",
+            '  Size [A0001 size: select "Size" = "Small"]',
+            "  Price: 40 EUR",
+            '  [A0002 gift=on: checkbox "Gift wrap"] Gift wrap [A0003 button "Add to cart"]',
+            "  Cart: empty",
+            "actions:",
+            '  A0001 select "Size" size(select: s=Small|m=Medium|l=Large; current=s)',
+            '  A0002 checkbox "Gift wrap" gift(checkbox: on=Gift wrap)',
+            '  A0003 button "Add to cart"',
             "0 links · 3 actions · 2 facts",
             "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
         ]
@@ -496,8 +513,9 @@ def test_retrieve_renders_results_in_the_browser_and_keeps_no_tab(
         engine = Engine(Store(config.cache), BrowserFetcher(browser), config, plain_fetcher=plain)
         try:
             lines = await ask(engine, "retrieve -k 2 rain wall")
-            assert lines[1:3] == [
+            assert lines[1:4] == [
                 f'1. N0001 "Rain gardens" {search_site.url}pages/normal.html',
+                "   content/: 01-rain-gardens",
                 (
                     f'2. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "Walled gardens" '
                     f"{search_site.url}pages/wall.html"

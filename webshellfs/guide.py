@@ -36,10 +36,9 @@ At the root: _pages.tsv (every page), _search/Q0001.md (results), _log/R0001.md 
 
 ## Addresses
 
-N0001 is a page; an action changes it into a new state N0002; neither ever changes. In a page:
-A0003 action, L0012 link, T01 table, I0002 image (`execute N0001 A0003` or `N0001/A0003`); a
-line is N0001/content/02-specs.md:14. `@` stands for the page your last command named, in
-commands and paths alike.
+N0001 is a page; an action makes a new state N0002; neither ever changes, and a control keeps
+its id in the states that follow. A0003 action, L0012 link, T01 table (`N0001/A0003`); a line is
+N0001/content/02-specs.md:14. `@` is the page your last command named, in commands and paths.
 
 ## Commands used most
 
@@ -47,9 +46,11 @@ commands and paths alike.
     execute PAGE ID [name=value …] [--press Enter]     (click, fill, choose, submit)
     fill PAGE FORM name=value …     (no submit)         lookup PAGE T01 [row=…] [col=…]
 
-Values with spaces are quoted (q="red shoes"); several choices join with | (ids="3|7"); a
-checkbox is unticked by name=off. A command that fails makes the write fail (write error); the
-reason is in cat .ctl all the same.
+Inputs are named as actions.tsv's inputs column lists them (`q(text)`: q=shoes); a choice by
+its value or its label (`size(select: s=Small|l=Large)`: size=l or size=Large). Quote spaces
+(q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off.
+A big page has long files: grep them, or wc -l first, rather than cat them whole. A command
+that fails makes the write fail (write error); the reason is in cat .ctl all the same.
 
 ## More
 
@@ -137,9 +138,12 @@ q=shoes` sets fields and never submits. Type and press at once: `execute N0001 A
 value="buy milk" --press Enter`; a field given no value is clicked into (a read-only date
 field opens its picker).
 
-- Names and choices are the ones actions.tsv lists; a field's value there is exactly the
-  page's: one word as is, else quoted with \\t \\n \\" \\\\ escapes. Quote values as the shell
-  does: q="red shoes".
+- Names and choices are the ones actions.tsv lists in its inputs column: `q(text)`,
+  `size(select: s=Small|l=Large; current=s)` (a choice by its value or its label), `field2(text
+  "Nickname")` (a field the page left unnamed is named by its position, its label quoted). A
+  field's value there is exactly the page's: one word as is, else quoted with \\t \\n \\" \\\\
+  escapes. Quote values as the shell does: q="red shoes". `on: press` in a field's context:
+  it acts on each key, so it is typed into key by key.
 - A radio the page gave no value is chosen by its label (`size=Medium`).
 - A field that takes several choices (checkboxes sharing a name, a multi-select) takes them
   joined by |: `extras="Breakfast|Parking"`. A checkbox is ticked by its value (or `on`) and
@@ -235,10 +239,11 @@ def help_index() -> str:
 _DIRECTORY_PASSAGES = (
     ("Read with ls, cat, grep; act by writing one command to .ctl, then cat .ctl.",
      "Read with ls, cat, grep; act with `webshell COMMAND` (it prints the answer)."),
-    ("""A command that fails makes the write fail (write error); the
-reason is in cat .ctl all the same.""",
-     """A command that fails exits non-zero (22 malformed, 5 failed,
-110 timed out), its reason printed all the same."""),
+    ("""A command
+that fails makes the write fail (write error); the reason is in cat .ctl all the same.""",
+     """A command
+that fails exits non-zero (22 malformed, 5 failed, 110 timed out), its reason printed all the
+same."""),
     ("`echo help > .ctl; cat .ctl` lists", "`webshell help` lists"),
 )
 _CTL_EXAMPLE = re.compile(r"echo '([^']*)' > \.ctl; cat \.ctl( *)")

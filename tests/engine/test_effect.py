@@ -90,3 +90,19 @@ def test_a_retrieve_result_shows_its_sections_on_one_bounded_line() -> None:
         "content/: 01-keepers · 02-the-lamp · 03-by-decade [T01] · 04-automation")
     assert map_summary(map_md, width=40) == "content/: 01-keepers · 02-the-lamp · … 2 more"
     assert map_summary(b"## content/ (0 sections)\n") == "content/: (empty)"
+
+
+def test_a_short_page_is_shown_whole_with_its_few_actions_and_their_inputs() -> None:
+    from webshellfs.compiler import compile_page
+    from webshellfs.contract.layout import render_page
+    from webshellfs.engine.effect import page_outline
+
+    html = (b"<h1>Search</h1><p>3 articles from 2009.</p><form action=/s><input name=q>"
+            b"<select name=year><option>2009<option>2019</select><button>Go</button></form>")
+    page = compile_page(html, "https://e.test/")
+    outline = page_outline("N0002", page, render_page(page, "N0002")["_map.md"])
+    assert outline[:2] == ["content/01-search.md:", "  3 articles from 2009."]
+    assert "actions:" in outline
+    assert any(line.startswith('  A0001 form "Go" q(text) year(select: 2009|2019')
+               for line in outline), outline
+    assert outline[-1] == "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv"

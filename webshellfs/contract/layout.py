@@ -267,14 +267,16 @@ OUTLINE_LINES = 12
 _OUTLINED = ("## content/", "## tables/")
 
 
-def map_outline(map_md: bytes, limit: int = OUTLINE_LINES) -> list[str]:
+def map_outline(
+    map_md: bytes, limit: int = OUTLINE_LINES, parts: tuple[str, ...] = _OUTLINED
+) -> list[str]:
     """What an answer shows of a new page: the content/ and tables/ parts of its _map.md (a
     line per section, then per table), at most limit lines, then how many more there are."""
     lines: list[str] = []
     keep = False
     for line in map_md.decode("utf-8", "replace").splitlines():
         if line.startswith("## "):
-            keep = line.startswith(_OUTLINED)
+            keep = line.startswith(parts)
             if keep:
                 lines.append(line.removeprefix("## "))
             continue

@@ -15,8 +15,15 @@ import io
 import re
 from collections.abc import Callable, Iterable
 
-from webshellfs.contract.layout import HIDDEN_FILE, FileDiff, clean_field, map_outline
-from webshellfs.contract.records import CompiledPage
+from webshellfs.contract.layout import (
+    HIDDEN_FILE,
+    FileDiff,
+    clean_field,
+    format_inputs,
+    map_outline,
+    section_files,
+)
+from webshellfs.contract.records import Action, CompiledPage
 
 __all__ = ["ANSWER_BYTES", "ANSWER_LINES", "bounded", "effect_lines", "page_outline"]
 
@@ -25,6 +32,10 @@ ANSWER_BYTES = 2048
 LINE_CHARS = 200  # of one changed line, in the answer and in _state.md alike
 STATE_LINES = 400  # _state.md's list; past it the files themselves tell the rest
 FORMS_SHOWN = 4
+ACTIONS_SHOWN = 8  # a page with this many actions or fewer lists them all in its answer
+# A page whose main text is this short is shown whole in the answer, not outlined.
+SHORT_PAGE_LINES = 16
+SHORT_PAGE_CHARS = 1200
 
 # The files whose lines a person reads: their changes are the effect. actions.tsv is told as
 # controls; the rest (links.tsv, facts.kv, tables/*.cells …) repeat what these show.
@@ -119,15 +130,41 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def _short_text(page: CompiledPage) -> list[str]:
+    """A short page's whole main text, each file's path over its lines (none when the page is
+    longer than SHORT_PAGE_LINES or SHORT_PAGE_CHARS: then its outline stands in)."""
+    lines: list[str] = []
+    size = 0
+    for path, section in zip(section_files(page), page.sections):
+        if section.kind == "content" and section.lines:
+            lines.append(f"{path}:")
+            lines += ["  " + line for line in section.lines]
+            size += sum(len(line) for line in section.lines)
+        if len(lines) > SHORT_PAGE_LINES or size > SHORT_PAGE_CHARS:
+            return []
+    return lines
+
+
+def _action_line(action: Action) -> str:
+    """`  A0001 form "Search" q(text) year(select: 2008|2009)`, cut at LINE_CHARS."""
+    label = _shown(action.label)[:60]
+    kind = "form" if action.kind == "submit" else action.control or action.kind
+    return "  " + _shown(f'{action.id} {kind} "{label}" {format_inputs(action)}'.rstrip())
+
+
 def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
     """What an answer shows of a page it stored: its sections and tables (from its _map.md),
-    its forms, how many links, actions and facts it has, and what to do next."""
-    lines = map_outline(map_md)
-    forms = [a for a in page.actions if a.kind == "submit"]
-    if forms:
-        shown = "; ".join(f'{a.id} "{_shown(a.label)[:40]}"' for a in forms[:FORMS_SHOWN])
-        more = f" … {len(forms) - FORMS_SHOWN} more" if len(forms) > FORMS_SHOWN else ""
-        lines.append(f"forms: {shown}{more}")
+    its actions with their inputs when they are few (else its forms), how many links, actions
+    and facts it has, and what to do next: often enough to act without reading more."""
+    text = _short_text(page)
+    lines = text + map_outline(map_md, parts=("## tables/",)) if text else map_outline(map_md)
+    few = len(page.actions) <= ACTIONS_SHOWN
+    listed = page.actions if few else [a for a in page.actions if a.kind == "submit"]
+    if listed:
+        lines.append("actions:" if few else f"forms ({len(listed)}):")
+        lines += [_action_line(a) for a in listed[:FORMS_SHOWN if not few else ACTIONS_SHOWN]]
+        if len(listed) > FORMS_SHOWN and not few:
+            lines.append(f"  … {len(listed) - FORMS_SHOWN} more: grep submit {page_id}/actions.tsv")
     counts = ((len(page.links), "link"), (len(page.actions), "action"), (len(page.facts), "fact"))
     lines.append(" · ".join(_plural(n, noun) for n, noun in counts))
     lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")
