@@ -484,7 +484,10 @@ COMMANDS: dict[str, Spec] = {
     "close": Spec(
         _parse_single_page(Close), "close <page>", "close the live tab; the stored page stays"
     ),
-    "help": Spec(_parse_help, "help [command|topic]", "this list, a command's usage, or a topic"),
+    "help": Spec(
+        _parse_help, "help [<topic>]",
+        "every command and the topics; or one command's usage, or a topic (help forms)",
+    ),
 }
 
 

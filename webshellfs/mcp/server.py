@@ -46,10 +46,11 @@ PROGRESS_BACKLOG = 256
 
 INSTRUCTIONS = """\
 webshellfs: web pages compiled into read-only files, one directory per page (N0001/ …).
-Open or search with the command tools; each answers with addresses. Then read N0001/_map.md
-(the page's table of contents), grep for evidence, read a slice by line numbers, and act with
-execute on an action id from actions.tsv. read("README.md") is the full guide; _pages.tsv
-lists every stored page and state.
+Open or search with the command tools: each answers with the page's address and its outline (a
+short page whole, its few actions with their inputs). Grep for evidence, read a slice by line
+numbers, and act with execute on an action id: its answer shows what changed. `@` is the page
+your last command named (read("@/_map.md"), execute(page="@", …)). read("README.md") is the
+short guide; the help tool lists the topics (forms, gestures, live, tables …).
 """
 
 StorePath = Annotated[
