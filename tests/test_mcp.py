@@ -98,8 +98,8 @@ def new_address(response: str) -> str:
 def test_a_tool_for_every_command_plus_read_and_grep(tmp_path: Path) -> None:
     async def body(client: Client) -> None:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert set(tools) == (set(ctl.COMMANDS) - {"help"}) | {"read", "grep"}
-        for verb in set(ctl.COMMANDS) - {"help"}:
+        assert set(tools) == set(ctl.COMMANDS) | {"read", "grep"}
+        for verb in ctl.COMMANDS:
             assert ctl.COMMANDS[verb].usage in (tools[verb].description or "")
         execute = tools["execute"].input_schema
         assert execute["required"] == ["page", "id"]
@@ -140,6 +140,10 @@ def test_open_grep_execute_and_read_the_new_state(tmp_path: Path, live: LiveSite
             price.replace("N0001", state).replace("40 EUR", "45 EUR")
         )
         assert "inputs: size=m\n" in await ok(client, "read", path=f"{state}/_state.md")
+        # `@`: the page the last command named, in reads, greps and commands.
+        assert await ok(client, "read", path="@/_state.md") == await ok(
+            client, "read", path=f"{state}/_state.md")
+        assert "45 EUR" in await ok(client, "grep", pattern="^Price", page="@")
 
         # The same text as the mount: .ctl holds the last response, _log/ keeps each one.
         assert await ok(client, "read", path=".ctl") == executed
@@ -158,6 +162,10 @@ def test_open_grep_execute_and_read_the_new_state(tmp_path: Path, live: LiveSite
         picture = shot.content[1]
         assert picture.mime_type == "image/png"  # type: ignore[union-attr]
         assert base64.b64decode(picture.data).startswith(b"\x89PNG")  # type: ignore[union-attr]
+
+        # The guide's topics, through the help tool.
+        assert "help forms" in await ok(client, "help")
+        assert "unticked by `off`" in await ok(client, "help", topic="forms")
 
     with_client(stdio(tmp_path / "cache.sqlite", "--chromium", chromium), body)
     assert_clean_log(tmp_path / "cache.sqlite")

@@ -28,6 +28,7 @@ from webshellfs.store import LogRecord, PageFile, PageRecord, Store
 
 __all__ = [
     "CTL",
+    "LAST_LINK",
     "LOG_DIR",
     "PAGES_TSV",
     "README",
@@ -39,6 +40,9 @@ __all__ = [
 ]
 
 CTL = ".ctl"
+# A link to the page the caller's last command named (`@` in commands too); not listed, since a
+# listing is not told who asks.
+LAST_LINK = "@"
 README = "README.md"
 PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"
@@ -52,7 +56,7 @@ PAGE_TREE_CACHE = 64
 # Path numbers (see the module docstring). `.ctl` and `.progress` have none: the FUSE layer
 # numbers them per session from UNUSED_NUMBERS up.
 ROOT_NUMBER = 1
-_ROOT_NUMBERS = {README: 2, PAGES_TSV: 3, LOG_DIR: 4, SEARCH_DIR: 5}
+_ROOT_NUMBERS = {README: 2, PAGES_TSV: 3, LOG_DIR: 4, SEARCH_DIR: 5, LAST_LINK: 6}
 _ROOT_PATHS = {number: name for name, number in _ROOT_NUMBERS.items()}
 _KIND_SHIFT = 56
 _LOG_KIND, _SEARCH_KIND, _PAGE_KIND = 1, 2, 3

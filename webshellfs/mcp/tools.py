@@ -29,8 +29,6 @@ __all__ = ["CommandTool", "RunWords", "command_tools", "describe"]
 # `.ctl` response, marked as an error when the command did not succeed.
 RunWords = Callable[[Sequence[str], Context], Awaitable[CallToolResult]]
 
-NOT_A_TOOL = ("help",)  # the grammar is in each tool's description already
-
 Page = Annotated[str, Field(description="a page address from _pages.tsv, like N0001")]
 Query = Annotated[str, Field(description="the web search query, in words")]
 Results = Annotated[
@@ -70,7 +68,7 @@ Arguments = Annotated[
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 OPEN_WORLD = ToolAnnotations(open_world_hint=True)
-QUIET = ("lookup", "resolve")  # answered from a stored page: no web server is asked
+QUIET = ("lookup", "resolve", "help")  # answered from the store or the guide, not the web
 
 
 @dataclass(frozen=True)
@@ -212,12 +210,10 @@ def _from_usage(verb: str, run: RunWords) -> Callable[..., Awaitable[CallToolRes
 
 
 def command_tools(run: RunWords) -> list[CommandTool]:
-    """A tool for every verb of ctl.COMMANDS but help, in the table's order."""
+    """A tool for every verb of ctl.COMMANDS, in the table's order."""
     typed = _typed(run)
     tools = []
     for verb in ctl.COMMANDS:
-        if verb in NOT_A_TOOL:
-            continue
         annotations = READ_ONLY if verb in QUIET else OPEN_WORLD
         made = typed.get(verb) or _from_usage(verb, run) or _generic(verb, run)
         tools.append(CommandTool(verb, made, describe(verb), annotations))

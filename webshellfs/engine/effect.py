@@ -1,0 +1,171 @@
+"""What an action changed, told as lines an agent reads in the answer instead of looking again.
+
+Between two states of a page: the lines added to and removed from the text a person reads
+(content/, boilerplate/, a table's grid), each as `+ path:line: text` or `- path:line: text`
+(grep's own form, the line number in the state that holds it), then the controls that came
+or went. Messages (an error, a saved notice, a toast) come first: they say what the action did.
+The answer shows the first lines; the state's `_state.md` keeps them all.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import re
+from collections.abc import Callable, Iterable
+
+from webshellfs.contract.layout import (
+    HIDDEN_FILE,
+    FileDiff,
+    clean_field,
+    format_inputs,
+    map_outline,
+    section_files,
+)
+from webshellfs.contract.records import Action, CompiledPage
+
+__all__ = ["ANSWER_BYTES", "ANSWER_LINES", "bounded", "effect_lines", "page_outline"]
+
+ANSWER_LINES = 25
+ANSWER_BYTES = 2048
+LINE_CHARS = 200  # of one changed line, in the answer and in _state.md alike
+STATE_LINES = 400  # _state.md's list; past it the files themselves tell the rest
+FORMS_SHOWN = 4
+ACTIONS_SHOWN = 8  # a page with this many actions or fewer lists them all in its answer
+# A page whose main text is this short is shown whole in the answer, not outlined.
+SHORT_PAGE_LINES = 16
+SHORT_PAGE_CHARS = 1200
+
+# The files whose lines a person reads: their changes are the effect. actions.tsv is told as
+# controls; the rest (links.tsv, facts.kv, tables/*.cells …) repeat what these show.
+_READ_AS_TEXT = re.compile(r"(content|boilerplate)/[^/]+\.md|tables/T\d+\.tsv")
+# Words of a message that tells what an action did: shown before the other changed lines.
+_MESSAGE_WORDS = re.compile(
+    r"\b(error|errors|invalid|required|must|cannot|can't|failed|fail|not allowed|denied|"
+    r"incorrect|wrong|warning|success|successfully|saved|updated|created|added|deleted|"
+    r"removed|changed|sent|submitted|thank|thanks|welcome|done|marked|selected|please)\b",
+    re.IGNORECASE,
+)
+
+Read = Callable[[str], bytes | None]
+
+
+def _lines_of(data: bytes | None) -> list[str]:
+    return [] if data is None else data.decode("utf-8", "replace").splitlines()
+
+
+def _shown(text: str) -> str:
+    text = clean_field(text)
+    return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+
+
+def _text_changes(path: str, before: list[str], after: list[str]) -> list[str]:
+    """As a diff reads: for each changed stretch, `- path:n: line` for the lines it removed,
+    then `+ path:n: line` for those it added (blank lines left out)."""
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, b1, b2, a1, a2 in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            out += [f"- {path}:{n + 1}: {_shown(before[n])}" for n in range(b1, b2)
+                    if before[n].strip()]
+        if tag in ("replace", "insert"):
+            out += [f"+ {path}:{n + 1}: {_shown(after[n])}" for n in range(a1, a2)
+                    if after[n].strip()]
+    return out
+
+
+def _controls(data: bytes | None) -> dict[str, str]:
+    """actions.tsv → id → `A0004 checkbox "buy milk"`."""
+    rows = csv.reader(io.StringIO(data.decode("utf-8", "replace") if data else ""),
+                      delimiter="\t", quoting=csv.QUOTE_NONE)
+    next(rows, None)
+    return {row[0]: f'{row[0]} {row[1]} "{_shown(row[2])}"' for row in rows if len(row) >= 3}
+
+
+def _is_message(line: str) -> bool:
+    return line.startswith("+ ") and _MESSAGE_WORDS.search(line.split(": ", 1)[-1]) is not None
+
+
+def _mentioned(control: str, lines: list[str]) -> bool:
+    """Whether a changed line already shows the control (`[A0004 …`) where it is."""
+    mention = "[" + control.split(" ", 1)[0] + " "
+    return any(mention in line for line in lines)
+
+
+def effect_lines(diff: FileDiff, before: Read, after: Read) -> list[str]:
+    """Every line of what changed from one state to the next, most telling first: added lines
+    that read as messages, then the changed lines as a diff reads, then the controls that came
+    or went and no changed line shows. before/after read a file of each state by its path
+    (None where it has none)."""
+    changes: list[str] = []
+    for path in (*diff.changed, *diff.added, *diff.removed):
+        if path != HIDDEN_FILE and _READ_AS_TEXT.fullmatch(path):
+            changes += _text_changes(path, _lines_of(before(path)), _lines_of(after(path)))
+    out = [line for line in changes if _is_message(line)]
+    out += [line for line in changes if not _is_message(line)]
+    if "actions.tsv" in diff.changed:
+        was, now = _controls(before("actions.tsv")), _controls(after("actions.tsv"))
+        out += [f"+ control {now[i]}" for i in now if i not in was and not _mentioned(i, changes)]
+        out += [f"- control {was[i]}" for i in was if i not in now and not _mentioned(i, changes)]
+    return out[:STATE_LINES]
+
+
+def bounded(lines: Iterable[str], more: str) -> list[str]:
+    """The first lines of an effect, at most ANSWER_LINES and ANSWER_BYTES, indented for the
+    answer; then `… N more: <more>` when some were left out."""
+    lines = list(lines)
+    shown: list[str] = []
+    size = 0
+    for line in lines:
+        size += len(line.encode("utf-8", "replace")) + 3
+        if len(shown) == ANSWER_LINES or size > ANSWER_BYTES:
+            break
+        shown.append("  " + line)
+    left = len(lines) - len(shown)
+    return shown + ([f"  … {left} more: {more}"] if left else [])
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _short_text(page: CompiledPage) -> list[str]:
+    """A short page's whole main text, each file's path over its lines (none when the page is
+    longer than SHORT_PAGE_LINES or SHORT_PAGE_CHARS: then its outline stands in)."""
+    lines: list[str] = []
+    size = 0
+    for path, section in zip(section_files(page), page.sections):
+        if section.kind == "content" and section.lines:
+            lines.append(f"{path}:")
+            lines += ["  " + line for line in section.lines]
+            size += sum(len(line) for line in section.lines)
+        if len(lines) > SHORT_PAGE_LINES or size > SHORT_PAGE_CHARS:
+            return []
+    return lines
+
+
+def _action_line(action: Action) -> str:
+    """`  A0001 form "Search" q(text) year(select: 2008|2009)`, cut at LINE_CHARS."""
+    label = _shown(action.label)[:60]
+    kind = "form" if action.kind == "submit" else action.control or action.kind
+    return "  " + _shown(f'{action.id} {kind} "{label}" {format_inputs(action)}'.rstrip())
+
+
+def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
+    """What an answer shows of a page it stored: its sections and tables (from its _map.md),
+    its actions with their inputs when they are few (else its forms), how many links, actions
+    and facts it has, and what to do next: often enough to act without reading more."""
+    text = _short_text(page)
+    lines = text + map_outline(map_md, parts=("## tables/",)) if text else map_outline(map_md)
+    few = len(page.actions) <= ACTIONS_SHOWN
+    listed = page.actions if few else [a for a in page.actions if a.kind == "submit"]
+    if listed:
+        lines.append("actions:" if few else f"forms ({len(listed)}):")
+        lines += [_action_line(a) for a in listed[:FORMS_SHOWN if not few else ACTIONS_SHOWN]]
+        if len(listed) > FORMS_SHOWN and not few:
+            lines.append(f"  … {len(listed) - FORMS_SHOWN} more: grep submit {page_id}/actions.tsv")
+    counts = ((len(page.links), "link"), (len(page.actions), "action"), (len(page.facts), "fact"))
+    lines.append(" · ".join(_plural(n, noun) for n, noun in counts))
+    lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")
+    return lines
