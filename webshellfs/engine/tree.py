@@ -104,6 +104,15 @@ def _record_name(prefix: str, number: int) -> str:
     return f"{prefix}{number:04d}.md"
 
 
+def _listed_page_number(name: str) -> int | None:
+    """`N0012` → 12; None for anything else, N00012 included (not how the page is listed)."""
+    digits = name[1:]
+    if not name.startswith("N") or not digits.isdigit():
+        return None
+    number = int(digits)
+    return number if format_page_id(number) == name else None
+
+
 def _numbered(name: str, prefix: str) -> int | None:
     """`R0012.md` → 12 for prefix "R"; anything else → None."""
     digits = name[1:-3]
@@ -281,12 +290,10 @@ class TreeView:
             return ROOT_NUMBER
         top, _, rest = path.partition("/")
         if not rest:
-            if parse_page_id(top) is None:
-                return _ROOT_NUMBERS.get(top)
-            page = int(top[1:])
-            if format_page_id(page) != top:  # N00001: not how the page is listed
-                return None
-            return (_PAGE_KIND << _KIND_SHIFT) | (page << _PLACE_BITS)
+            if top in _ROOT_NUMBERS:
+                return _ROOT_NUMBERS[top]
+            page = _listed_page_number(top)
+            return None if page is None else (_PAGE_KIND << _KIND_SHIFT) | (page << _PLACE_BITS)
         if top in _RECORD_KINDS:
             kind, prefix = _RECORD_KINDS[top]
             record = _numbered(rest, prefix)
