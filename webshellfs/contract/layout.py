@@ -106,6 +106,18 @@ def _tsv(columns: Sequence[str], rows: Iterable[Sequence[str]], long_values: Lon
 
 # A choice whose value is empty ("All departments") shows it, so `=All` does not read as a typo.
 EMPTY_VALUE = '""'
+# The values that tick and untick a checkbox (`agree=on`, `agree=off`), the same everywhere; for
+# boxes sharing a name, `ids=a|b` ticks those and unticks the rest, `ids=off` unticks them all.
+# The other words a person may write for "no" untick too.
+TICK = "on"
+UNTICK = "off"
+UNTICK_WORDS = frozenset({UNTICK, "", "0", "false", "no", "unchecked"})
+
+
+def unticks(value: str, box_values: Iterable[str]) -> bool:
+    """Whether a checkbox input unticks: one of UNTICK_WORDS that is no box's own value (a
+    row's box may well be `value=0`)."""
+    return value.lower() in UNTICK_WORDS and value not in box_values
 
 
 def _field_label(field: Field) -> str:
