@@ -84,7 +84,12 @@ field opens its picker). A control left disabled or under another element is ans
 what is in the way, nothing done. `execute` on a form fills the fields given and submits it as a
 person does (its submit button, else Enter in a text field; a form with neither only has its
 fields set); `fill N0001 A0004 q=shoes` sets fields and never submits. A radio the page gave no
-value is chosen by its label (`size=Medium`). A field's value in actions.tsv is exactly the
+value is chosen by its label (`size=Medium`). A checkbox is ticked by `on` and unticked by
+`off` (`notify=off`); boxes sharing a name take the ones to tick (`ids=101|103`; `ids=off` for
+none). A required field that already holds a value (`current=7`) may be left out. Every value
+set is read back: `not as asked: asked Poster; the field shows A3 landscape` fails the command
+(the state is stored; a form is then not submitted). On an earlier state of a live tab, the
+command acts on the same control where the tab is now (`earlier: …`), never in a new tab. A field's value in actions.tsv is exactly the
 page's: one word as is, else quoted with \\t \\n \\" \\\\ escapes. `focus:` in _map.md names the
 control that has keyboard focus (where keys go) when the page was captured; a key that only
 moves it (an arrow in a menu, Tab) leaves the page unchanged and its answer says `focus now:`.

@@ -549,7 +549,9 @@ async def follow(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
 
 # Two frames of the page: what a component draws anew after a change (in a microtask, or at
 # its next frame) is drawn by then.
-_TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+_TWO_FRAMES = (
+    "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+)
 
 
 async def submit(form: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
@@ -687,7 +689,9 @@ def _box_named(boxes: list[list[Any]], part: str) -> list[Any] | None:
         (b for b in boxes if b[2].casefold() == wanted and wanted), None)
 
 
-async def _boxes_step(first: Locator, name: str, value: str, timeout: float) -> tuple[Step, ReadBack]:
+async def _boxes_step(
+    first: Locator, name: str, value: str, timeout: float
+) -> tuple[Step, ReadBack]:
     """Checkboxes sharing a name: `ids=a|b` ticks a and b and unticks the others, `ids=off`
     unticks them all; one box alone is ticked by any other word (`on`, its value). The
     read-back names each box that does not show what was asked."""

@@ -5,7 +5,9 @@ from its own state, a list box may mark another option, a field may drop what it
 Each operation that sets a value hands back read-backs; the session runs them once the page
 has settled, and each answers "" when the control shows what was asked, else a line naming
 both (`asked Poster; the field shows A3 landscape`). A control that is gone, or that marks no
-choice at all (a list box that only closes), is not read: nothing is claimed about it.
+choice at all (a list box that only closes), is not read: nothing is claimed about it. Keys
+pressed after the value (`--press Enter`) act on it (a to-do list takes the item and empties
+its field): the read-back is then made before them.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ _SHOWS = """
   const labelOf = (i) => norm(i.labels && i.labels.length ? i.labels[0].textContent
                                                           : i.textContent);
   if (el.localName === 'select') {
-    return { kind: 'select', multiple: el.multiple,
-             chosen: Array.from(el.selectedOptions).map((o) => [o.value, norm(o.label || o.text)]) };
+    const chosen = Array.from(el.selectedOptions).map((o) => [o.value, norm(o.label || o.text)]);
+    return { kind: 'select', multiple: el.multiple, chosen };
   }
   if (el.localName === 'input' && el.type === 'radio') {
     const scope = el.form || el.getRootNode();
@@ -44,7 +46,14 @@ _SHOWS = """
       .filter((r) => r.name === el.name && r.checked && (el.name || r === el));
     return { kind: 'radio', chosen: checked.map((r) => [r.value, labelOf(r)]) };
   }
-  if (el.localName === 'input' && el.type === 'checkbox') return { kind: 'box', on: el.checked };
+  if (el.localName === 'input' && el.type === 'checkbox') {
+    // A box with no label of its own beside a label whose for= names nothing: the page
+    // listens to that label (a "toggle all"), and the box's tick is not what it shows.
+    const next = el.nextElementSibling;
+    const orphan = !(el.labels && el.labels.length) && next && next.localName === 'label'
+      && next.htmlFor && !next.control;
+    return orphan ? null : { kind: 'box', on: el.checked };
+  }
   if (el.localName === 'input' || el.localName === 'textarea') {
     return { kind: 'text', value: el.value, type: (el.type || '').toLowerCase() };
   }
@@ -58,7 +67,8 @@ _SHOWS = """
       || el.getAttribute('aria-pressed');
     return state === null ? null : { kind: 'box', on: state === 'true' };
   }
-  const items = Array.from(el.querySelectorAll('[role=option], [role=radio], [role=menuitemradio]'));
+  const items = Array.from(
+    el.querySelectorAll('[role=option], [role=radio], [role=menuitemradio]'));
   if (items.length) {
     const marked = (i) => i.getAttribute('aria-selected') === 'true'
       || i.getAttribute('aria-checked') === 'true';

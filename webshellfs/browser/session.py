@@ -212,6 +212,7 @@ class Session:
             element = await self._find(tab, locator) if locator else None
             tab.dialog_answer = (gesture.dialog, gesture.answer)
             checks: ReadBacks = ()
+            missed: tuple[str, ...] = ()
             if gesture.name:
                 target = selector_of(gesture.target) if gesture.target else ""
                 await GESTURES[gesture.name](tab.page, element, replace(gesture, target=target),
@@ -219,15 +220,17 @@ class Session:
             else:
                 assert act is not None and element is not None
                 checks = await act(element, Inputs(values, field_elements or {}), timeout)
+                if gesture.keys:  # the keys act on the value (Enter takes and clears it)
+                    missed, checks = await unmet(checks), ()
                 for key in gesture.keys:
                     await element.press(key, timeout=timeout)
             _note_busy(tab, await settle(tab, self.options))
             if not is_html(tab.content_type):
                 raw = await self._fetch_raw(tab.page.url)
-                return TabCapture(tab.id, raw, navigated=True)
+                return TabCapture(tab.id, raw, navigated=True, unmet=missed)
             # Read back once settled, on the page acted on (not on one it led to).
-            stayed = without_fragment(tab.page.url) == without_fragment(tab.captured_url)
-            missed = await unmet(checks) if stayed else ()
+            if without_fragment(tab.page.url) == without_fragment(tab.captured_url):
+                missed += await unmet(checks)
             return replace(await self._capture(tab, tab.captured_url), unmet=missed)
 
         doing = f"{gesture.name or operation} on {locator or 'the page'}"
