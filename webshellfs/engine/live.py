@@ -362,9 +362,10 @@ class LiveTabs:
         else in a reopened one. Returns the tab, the page acted on (a reopened one may be a
         newer state), its meta and the capture."""
         tab = await self._tab_for(record.page_id)
-        if tab is None and record.page_id in self._left:
+        shows_now = self._shown_instead(record.page_id) if tab is None else None
+        if shows_now is not None:
             tab, record, meta, command, action, values = await self._moved_on(
-                record, command, action, lines)
+                record, shows_now, command, action, lines)
         act = functools.partial(self._act_in, record=record, meta=meta, command=command,
                                 action=action, values=values, files=files, lines=lines)
         try:
@@ -431,15 +432,20 @@ class LiveTabs:
         with _did_not_act(base.page_id):
             return tab, base, base_meta, await run({**action, "locator": locator})
 
+    def _shown_instead(self, page: str) -> str | None:
+        """The page shown now by the open tab that showed this one before, if any."""
+        tab = self._left.get(page)
+        return next((p for p, t in self._tab_of.items() if t == tab), None) if tab else None
+
     async def _moved_on(
-        self, record: PageRecord, command: ctl.Execute, action: dict[str, Any], lines: list[str]
+        self, record: PageRecord, current: str, command: ctl.Execute, action: dict[str, Any],
+        lines: list[str],
     ) -> tuple[str, PageRecord, dict[str, Any], ctl.Execute, dict[str, Any], dict[str, str]]:
-        """A page whose tab shows another one now (a later state, a page it led to): the
-        command goes to the same control (kind and label) there, named in the answer, so
-        nothing typed into the tab is lost to a reopened copy; without one it is refused with
-        that page's address, nothing done."""
-        page, tab = record.page_id, self._left[record.page_id]
-        current = next(p for p, t in self._tab_of.items() if t == tab)
+        """A page whose tab shows another one now (current: a later state, a page it led
+        to): the command goes to the same control (kind and label) there, named in the
+        answer, so nothing typed into the tab is lost to a reopened copy; without one it is
+        refused with that page's address, nothing done."""
+        page, tab = record.page_id, self._tab_of[current]
         now = await trio.to_thread.run_sync(self.store.page, current)
         meta = await trio.to_thread.run_sync(self.store.page_meta, current)
         moved = f"tab {tab} showed {page} before and shows {current} now"
