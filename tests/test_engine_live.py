@@ -547,6 +547,15 @@ def test_a_value_the_page_did_not_take_is_answered_with_what_it_shows(
         lines = await ask(engine, "execute N0002 A0002 value=matte")
         assert lines[1].startswith("→ N0003 new state of N0002")
         assert "Finish: Matte" in read(engine, "N0003/content/01-print-shop.md").splitlines()
+        # A slider that moves by fives steps past 12; the state it made is stored all the same.
+        lines = await ask(engine, "execute N0003 A0003 value=12", Outcome.FAILED)
+        assert lines[1] == "not as asked: asked 12; the control shows 16"
+        assert lines[2].startswith("→ N0004 new state of N0003")
+        assert "Copies are printed in packs of 5: 16 copies" in read(
+            engine, "N0004/content/01-print-shop.md").splitlines()
+        # A date typed as the page writes it shows in the field's own form: no difference.
+        await ask(engine, "execute N0004 A0004 value=01/26/2010")
+        assert "Due: 2010-01-26" in read(engine, "N0005/content/01-print-shop.md").splitlines()
 
     drive(body)
 
