@@ -29,6 +29,7 @@ def select(*chosen: tuple[str, str], multiple: bool = False) -> dict[str, Any]:
         ({"kind": "text", "value": "7", "type": "number"}, "7.0"),
         ({"kind": "number", "value": "40", "text": "40 %"}, "40"),
         ({"kind": "label", "value": "Colour: Red"}, "red"),
+        ({"kind": "text", "value": "Alabama", "type": "text", "completes": True}, "Ala"),
         (None, "anything"),  # gone, or shows no value of its own: nothing claimed
     ],
 )

@@ -55,7 +55,8 @@ _SHOWS = """
     return orphan ? null : { kind: 'box', on: el.checked };
   }
   if (el.localName === 'input' || el.localName === 'textarea') {
-    return { kind: 'text', value: el.value, type: (el.type || '').toLowerCase() };
+    const completes = role === 'combobox' || el.hasAttribute('aria-autocomplete') || !!el.list;
+    return { kind: 'text', value: el.value, type: (el.type || '').toLowerCase(), completes };
   }
   if (el.hasAttribute('aria-valuenow')) {
     return { kind: 'number', value: el.getAttribute('aria-valuenow'),
@@ -160,7 +161,10 @@ def mismatch(shows: dict[str, Any] | None, asked: str, tick: bool | None = None)
         if not shows["value"] or _squashed(asked) in _squashed(shows["value"]):
             return ""
         return f"asked {asked}; the field shows {shows['value']}"
-    if not _text_differs(asked, str(shows["value"]), str(shows.get("type") or "")):
+    shown = str(shows["value"])
+    if shows.get("completes") and _squashed(shown).startswith(_squashed(asked)):
+        return ""  # an autocomplete finished the word typed (Ala → Alabama)
+    if not _text_differs(asked, shown, str(shows.get("type") or "")):
         return ""
     return f"asked {_shown_text(asked)}; the field shows {_shown_text(str(shows['value']))}"
 
