@@ -30,6 +30,7 @@ def select(*chosen: tuple[str, str], multiple: bool = False) -> dict[str, Any]:
         ({"kind": "number", "value": "40", "text": "40 %"}, "40"),
         ({"kind": "label", "value": "Colour: Red"}, "red"),
         ({"kind": "text", "value": "Alabama", "type": "text", "completes": True}, "Ala"),
+        ({"kind": "text", "value": "s", "type": "text", "keys": True}, "ls"),
         (None, "anything"),  # gone, or shows no value of its own: nothing claimed
     ],
 )

@@ -5,7 +5,8 @@ from its own state, a list box may mark another option, a field may drop what it
 Each operation that sets a value hands back read-backs; the session runs them once the page
 has settled, and each answers "" when the control shows what was asked, else a line naming
 both (`asked Poster; the field shows A3 landscape`). A control that is gone, or that marks no
-choice at all (a list box that only closes), is not read: nothing is claimed about it. Keys
+choice at all (a list box that only closes), is not read: nothing is claimed about it; nor is
+a field whose page takes each key itself and empties it as they come (a terminal). Keys
 pressed after the value (`--press Enter`) act on it (a to-do list takes the item and empties
 its field): the read-back is then made before them.
 """
@@ -56,7 +57,10 @@ _SHOWS = """
   }
   if (el.localName === 'input' || el.localName === 'textarea') {
     const completes = role === 'combobox' || el.hasAttribute('aria-autocomplete') || !!el.list;
-    return { kind: 'text', value: el.value, type: (el.type || '').toLowerCase(), completes };
+    const log = window.__wsfsListeners;
+    const keys = !!log && log.types(el).some((type) => type.startsWith('key'));
+    return { kind: 'text', value: el.value, type: (el.type || '').toLowerCase(), completes,
+             keys };
   }
   if (el.hasAttribute('aria-valuenow')) {
     return { kind: 'number', value: el.getAttribute('aria-valuenow'),
@@ -164,6 +168,8 @@ def mismatch(shows: dict[str, Any] | None, asked: str, tick: bool | None = None)
     shown = str(shows["value"])
     if shows.get("completes") and _squashed(shown).startswith(_squashed(asked)):
         return ""  # an autocomplete finished the word typed (Ala → Alabama)
+    if shows.get("keys") and len(shown) < len(asked) and asked.endswith(shown):
+        return ""  # the page takes each key itself and empties the field (a terminal)
     if not _text_differs(asked, shown, str(shows.get("type") or "")):
         return ""
     return f"asked {_shown_text(asked)}; the field shows {_shown_text(str(shows['value']))}"
