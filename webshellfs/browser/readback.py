@@ -137,34 +137,41 @@ def _shown_text(value: str) -> str:
     return repr(value) if value.strip() != value or not value else value
 
 
-def mismatch(shows: dict[str, Any] | None, asked: str, tick: bool | None = None) -> str:
-    """"" when the control shows what was asked, else `asked X; the field shows Y`. tick: for
-    a box, whether it was to be ticked (asked is then the word given)."""
-    if shows is None:
+Shows = dict[str, Any]
+
+
+def _box(shows: Shows, asked: str, tick: bool | None) -> str:
+    wanted = True if tick is None else tick
+    if bool(shows["on"]) == wanted:
         return ""
-    kind = shows["kind"]
-    if kind == "box":
-        wanted = True if tick is None else tick
-        if bool(shows["on"]) == wanted:
+    return f"asked {asked or 'on'}; the box is {'ticked' if shows['on'] else 'not ticked'}"
+
+
+def _chosen(shows: Shows, asked: str, tick: bool | None) -> str:
+    several = shows.get("multiple")
+    parts = [p for p in asked.split(CHOICE_SEPARATOR) if p] if several else [asked]
+    if not _choices_differ(parts, shows["chosen"]):
+        return ""
+    return f"asked {asked}; the field shows {_labels(shows['chosen'])}"
+
+
+def _number(shows: Shows, asked: str, tick: bool | None) -> str:
+    try:
+        if float(shows["value"]) == float(asked):
             return ""
-        return f"asked {asked or 'on'}; the box is {'ticked' if shows['on'] else 'not ticked'}"
-    if kind in ("select", "radio", "choices"):
-        several = shows.get("multiple")
-        parts = [p for p in asked.split(CHOICE_SEPARATOR) if p] if several else [asked]
-        if not _choices_differ(parts, shows["chosen"]):
-            return ""
-        return f"asked {asked}; the field shows {_labels(shows['chosen'])}"
-    if kind == "number":
-        try:
-            if float(shows["value"]) == float(asked):
-                return ""
-        except ValueError:
-            pass
-        return f"asked {asked}; the control shows {shows['text'] or shows['value']}"
-    if kind == "label":  # a select-only combobox shows its choice among other words
-        if not shows["value"] or _squashed(asked) in _squashed(shows["value"]):
-            return ""
-        return f"asked {asked}; the field shows {shows['value']}"
+    except ValueError:
+        pass
+    return f"asked {asked}; the control shows {shows['text'] or shows['value']}"
+
+
+def _label(shows: Shows, asked: str, tick: bool | None) -> str:
+    """A select-only combobox: it shows its choice, maybe among other words."""
+    if not shows["value"] or _squashed(asked) in _squashed(shows["value"]):
+        return ""
+    return f"asked {asked}; the field shows {shows['value']}"
+
+
+def _typed(shows: Shows, asked: str, tick: bool | None) -> str:
     shown = str(shows["value"])
     if shows.get("completes") and _squashed(shown).startswith(_squashed(asked)):
         return ""  # an autocomplete finished the word typed (Ala → Alabama)
@@ -172,7 +179,25 @@ def mismatch(shows: dict[str, Any] | None, asked: str, tick: bool | None = None)
         return ""  # the page takes each key itself and empties the field (a terminal)
     if not _text_differs(asked, shown, str(shows.get("type") or "")):
         return ""
-    return f"asked {_shown_text(asked)}; the field shows {_shown_text(str(shows['value']))}"
+    return f"asked {_shown_text(asked)}; the field shows {_shown_text(shown)}"
+
+
+# How each kind of control (see _SHOWS) is compared with what was asked.
+COMPARE: dict[str, Callable[[Shows, str, bool | None], str]] = {
+    "box": _box,
+    "select": _chosen,
+    "radio": _chosen,
+    "choices": _chosen,
+    "number": _number,
+    "label": _label,
+    "text": _typed,
+}
+
+
+def mismatch(shows: Shows | None, asked: str, tick: bool | None = None) -> str:
+    """"" when the control shows what was asked, else `asked X; the field shows Y`. tick: for
+    a box, whether it was to be ticked (asked is then the word given)."""
+    return "" if shows is None else COMPARE[shows["kind"]](shows, asked, tick)
 
 
 async def shows(element: Locator) -> dict[str, Any] | None:
