@@ -120,9 +120,9 @@ state's _state.md:
     → unchanged                        the page shows the same content
 
 Old pages and states stay readable; the tab now shows the result, and `@` names it. Acting on an
-earlier state of a live page acts on the state its tab shows now when the same control is there
-(the answer says so); acting on a stored page reopens its URL and acts only if the control is
-still there. In a new state a control keeps its id; new controls get new ids.
+earlier state of a live tab acts on the same control (kind and label) where the tab is now
+(`earlier: …` in the answer), never in a new tab, so nothing typed is lost; acting on a stored
+page reopens its URL and acts only if the control is still there. In a new state a control keeps its id; new controls get new ids.
 
 `focus N0001` recaptures a live tab; `close N0001` closes it (the page stays). JSON a page fetched
 while loading and files it downloaded are kept in resources/ (resources.tsv); lists of records
@@ -146,11 +146,14 @@ field opens its picker).
   it acts on each key, so it is typed into key by key.
 - A radio the page gave no value is chosen by its label (`size=Medium`).
 - A field that takes several choices (checkboxes sharing a name, a multi-select) takes them
-  joined by |: `extras="Breakfast|Parking"`. A checkbox is ticked by its value (or `on`) and
-  unticked by `off`.
+  joined by |: `extras="Breakfast|Parking"`, all set or the command fails naming those that
+  could not be. A checkbox is ticked by `on` (or its value) and unticked by `off`
+  (`notify=off`); boxes sharing a name take the ones to tick (`ids=101|103`; `ids=off` for none).
+- A required field that already holds a value (`current=7`) may be left out.
 - Dates and times may be written as the page shows them (01/26/2010, 1:28 PM).
-- After setting a value the page is read back: if it shows something else than was asked, the
-  command fails naming both, and the state is still stored.
+- Every value set is read back once the page settles: `not as asked: asked Poster; the field
+  shows A3 landscape` fails the command (the state is still stored; a form is then not
+  submitted).
 - A dialog the action raises (alert, confirm, prompt) is accepted unless the command says
   `--dismiss` or `--answer TEXT`.
 - A control left disabled or under another element is answered with what is in the way,

@@ -43,3 +43,41 @@ def test_values_outside_the_range_are_refused_with_it(
 ) -> None:
     with pytest.raises(UsageError, match=message):
         check_inputs(action, actions()[action], inputs)
+
+
+FORM = (b"<form><table><tr><td><input type=checkbox name=ids value=101 aria-label=101>"
+        b"<td><input type=checkbox name=ids value=0 aria-label=Zero></table>"
+        b"<select name=owner required><option value=''>---</option>"
+        b"<option value=7 selected>Katherine</option></select>"
+        b"<select name=action required><option value=''>---</option>"
+        b"<option value=ship>Ship</option></select>"
+        b"<label><input type=checkbox name=notify required> Notify</label>"
+        b"<button>Go</button></form>")
+
+
+def form_action() -> dict[str, object]:
+    url = "https://example.org/"
+    page = compile_page(FORM, url)
+    return page_meta(page, Capture(url, url, 200, "text/html", FORM, ()))["actions"]["A0001"]
+
+
+def test_a_required_field_that_holds_a_value_is_not_missing() -> None:
+    # owner holds current=7; action holds the empty choice and notify is unticked: missing.
+    given = (("action", "ship"), ("notify", "on"))
+    assert check_inputs("A0001", form_action(), given) == dict(given)
+    with pytest.raises(UsageError, match="missing required input 'action'"):
+        check_inputs("A0001", form_action(), (("notify", "on"),))
+    with pytest.raises(UsageError, match="missing required input 'notify'"):
+        check_inputs("A0001", form_action(), (("action", "ship"),))
+
+
+@pytest.mark.parametrize("ids", ["101|0", "101", "Zero", "off", ""])
+def test_boxes_sharing_a_name_take_the_ones_to_tick_or_off(ids: str) -> None:
+    given = (("ids", ids), ("action", "ship"), ("notify", "off"))
+    assert check_inputs("A0001", form_action(), given, submitting=False) == dict(given)
+
+
+def test_a_box_the_field_lacks_is_refused_with_the_boxes() -> None:
+    with pytest.raises(UsageError, match=r"no choice '102' for ids; choices: 101 \| 0=Zero "
+                                         r"\(off unticks them all\)"):
+        check_inputs("A0001", form_action(), (("ids", "101|102"),), submitting=False)

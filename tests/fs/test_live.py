@@ -5,6 +5,7 @@ process of the daemon is left."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import signal
@@ -93,6 +94,23 @@ def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> N
     ]
     row = sh(f"awk -F'\\t' '$1==\"{state}\"{{print $2, $3, $4}}' {mount.path}/_pages.tsv")
     assert row.stdout == f"{product} A0001 active\n"
+
+
+def test_a_size_the_page_did_not_take_fails_the_write_and_says_what_it_shows(
+    mount: Mount, live: LiveSite
+) -> None:
+    # The agent's check is the shell's: the write fails (EIO), and .ctl says what the page
+    # shows instead; ticking rows and unticking with off leave the page as the answers say.
+    shop = opened(mount, live.url("/print.html"))
+    refused = mount.ctl(f"execute {shop} A0001 value=Poster", timeout=CTL_TIMEOUT)
+    mount.assert_failed(refused, errno.EIO)
+    assert refused.stdout.splitlines()[2] == (
+        "not as asked: asked Poster; the field shows A3 landscape")
+    orders = opened(mount, live.url("/orders.html"))
+    ticked = result_page(ctl(mount, f"execute {orders} A0001 ids=101|102|103 action=hold"))
+    assert sh(f"grep -rh 'selected$' {mount.path}/{ticked}/content/").stdout == "3 of 4 selected\n"
+    cleared = result_page(ctl(mount, f"fill {ticked} A0001 ids=off"))
+    assert sh(f"grep -rh 'selected$' {mount.path}/{cleared}/content/").stdout == "0 of 4 selected\n"
 
 
 def test_search_the_archive_for_an_old_article(mount: Mount, live: LiveSite) -> None:

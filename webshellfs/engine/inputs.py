@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from webshellfs.contract.layout import EMPTY_VALUE
+from webshellfs.contract.layout import EMPTY_VALUE, unticks
 from webshellfs.errors import UsageError
 
 __all__ = ["TYPED_KINDS", "action_title", "check_inputs"]
@@ -46,14 +46,22 @@ CHOICE_SEPARATOR = "|"
 
 def _check_choice(field: Mapping[str, Any], value: str) -> None:
     choices = field.get("choices") or []
-    if not choices or field.get("type") in TOGGLES:
+    if not choices:
+        return
+    if field.get("type") in TOGGLES:
+        # One box takes on/off (or its own value); boxes sharing a name take the ones to tick.
+        if len(choices) > 1 and not unticks(value, (str(c[0]) for c in choices)):
+            for part in value.split(CHOICE_SEPARATOR):
+                _check_one_choice(field, choices, part, " (off unticks them all)")
         return
     several = field.get("type") in SEVERAL_CHOICES
     for part in value.split(CHOICE_SEPARATOR) if several else (value,):
         _check_one_choice(field, choices, part)
 
 
-def _check_one_choice(field: Mapping[str, Any], choices: Sequence[Any], value: str) -> None:
+def _check_one_choice(
+    field: Mapping[str, Any], choices: Sequence[Any], value: str, more: str = ""
+) -> None:
     wanted = value.casefold()
     for choice_value, choice_label in choices:
         if value == choice_value or wanted == str(choice_label).casefold():
@@ -61,7 +69,13 @@ def _check_one_choice(field: Mapping[str, Any], choices: Sequence[Any], value: s
     listed = " | ".join(
         f"{v or EMPTY_VALUE}={lab}" if lab and lab != v else v for v, lab in choices
     )
-    raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}")
+    raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}{more}")
+
+
+def _holds_value(field: Mapping[str, Any]) -> bool:
+    """Whether the field holds something now: a typed value, or a choice that is not empty (a
+    select's `current=7`, a ticked box); a required one that does is not missing."""
+    return bool(field.get("value")) or any(field.get("selected") or ())
 
 
 # Field types whose value is a number the page bounds with min and max.
@@ -129,7 +143,7 @@ def check_inputs(
     missing = [
         name
         for name, f in by_name.items()
-        if submitting and f.get("required") and name not in values and not f.get("value")
+        if submitting and f.get("required") and name not in values and not _holds_value(f)
     ]
     if missing:
         raise UsageError(
