@@ -84,6 +84,12 @@ def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> N
         'action: A0001 select "Size"',
         "inputs: size=m",
         "",
+        "## what changed (4 lines)",
+        '- content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Small"]',
+        "- content/01-trail-shoe.md:3: Price: 40 EUR",
+        '+ content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Medium"]',
+        "+ content/01-trail-shoe.md:3: Price: 45 EUR",
+        "",
         "## changed (2)",
         "actions.tsv",
         "content/01-trail-shoe.md",
@@ -170,10 +176,11 @@ def test_a_download_is_stored_as_a_resource_of_the_state(mount: Mount, live: Liv
         "id\tkind\tlabel\nA0001\tclick\tExport orders\n")
     lines = ctl(mount, f"execute {page} A0001")
     state = result_page(lines)
+    table = [f"  + tables/T01.tsv:{n}: {row.replace(',', ' ')}"
+             for n, row in enumerate(EXPORT_CSV.decode().splitlines(), 1)]
     assert lines[1:] == [
         f"→ {state} new state of {page}: 1 changed, 3 added, 0 removed (see {state}/_state.md)",
-        "  changed: resources.tsv",
-        "  added: resources/R0001.csv, tables/T01.cells, tables/T01.tsv",
+        *table,  # the download's rows, as its table shows them
         (f"download: orders.csv ({len(EXPORT_CSV)} bytes) stored as {state}/R0001 "
         "(resources/R0001.csv)"),
     ]
