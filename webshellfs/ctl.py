@@ -66,7 +66,8 @@ class Execute:
     the text typed into a prompt (accepts it); submit: False for `fill` (set a form's fields
     and leave it unsubmitted); text: the words a pointer gesture or highlight acts on, where the
     page shows them (object_id is then ""); by: a drag's distance, pixels right and down,
-    instead of a target."""
+    instead of a target. label: the words of a control's label, when the command names the
+    control so (`execute @ "Add person"`): object_id is "" until the engine finds it."""
 
     page: PageId
     object_id: str
@@ -81,6 +82,7 @@ class Execute:
     submit: bool = True
     text: str = ""
     by: tuple[int, int] | None = None
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,23 @@ def _page_and_object(args: list[str], prefixes: str, what: str) -> tuple[PageId,
     if not (is_object_id(object_id) and object_id[0] in prefixes):
         raise _Usage(f"{object_id!r} is not {what}")
     return page, object_id, args[2:]
+
+
+def _page_and_target(args: list[str], prefixes: str, what: str) -> tuple[PageId, str, str, list[str]]:
+    """`N0001 A0003 …`, `N0001/A0003 …` or `N0001 "Add person" …` → page, object id ("" when
+    named by its label), label, the remaining arguments."""
+    args = _split_address(args)
+    if len(args) < 2:
+        raise _Usage(f"needs a page and {what}, or a control's label in quotes")
+    page, word = _page(args[0]), args[1]
+    if is_object_id(word):
+        if word[0] not in prefixes:
+            raise _Usage(f"{word!r} is not {what}")
+        return page, word, "", args[2:]
+    label = " ".join(word.split())
+    if not label or "=" in word or word.startswith("--"):
+        raise _Usage(f"{word!r} is not {what}, nor a control's label in quotes")
+    return page, "", label, args[2:]
 
 
 def _assignments(args: list[str], allowed: tuple[str, ...] | None = None) -> tuple[tuple[str, str], ...]:
@@ -258,17 +277,18 @@ def _parse_execute(args: list[str]) -> Execute:
             raise _Usage("--press takes a key, e.g. --press Enter")
         keys = [_key(args[at + 1])]
         args = args[:at] + args[at + 2 :]
-    page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
-    return Execute(page, object_id, _assignments(rest), keys=tuple(keys), **options)
+    page, object_id, label, rest = _page_and_target(args, ACTIONS, ACTION_WHAT)
+    return Execute(page, object_id, _assignments(rest), keys=tuple(keys), label=label, **options)
 
 
 def _parse_fill(args: list[str]) -> Execute:
     """`fill N0001 A0004 q=shoes size=m`: a form's fields set, the form left unsubmitted."""
     args, options = _dialog_options(args)
-    page, object_id, rest = _page_and_object(args, "A", "a form's or a field's action id (A0004)")
+    page, object_id, label, rest = _page_and_target(
+        args, "A", "a form's or a field's action id (A0004)")
     if not rest:
         raise _Usage("needs name=value inputs, e.g. fill N0001 A0004 q=shoes")
-    return Execute(page, object_id, _assignments(rest), submit=False, **options)
+    return Execute(page, object_id, _assignments(rest), submit=False, label=label, **options)
 
 
 def _pointer_gesture(gesture: str) -> Callable[[list[str]], Command]:
@@ -425,7 +445,8 @@ COMMANDS: dict[str, Spec] = {
     "open": Spec(_parse_open, "open <url>", "fetch and compile one URL into a new page N…"),
     "execute": Spec(
         _parse_execute, "execute <page> <id> [name=value …] [--press KEY]",
-        "run action A… (click, fill, select, check, submit), or click link L…, on the live page",
+        "run action A… (click, fill, select, check, submit), or click link L…, on the live page; "
+        'the id may be the control\'s label in quotes (execute @ "Add person")',
     ),
     "fill": Spec(
         _parse_fill, "fill <page> <id> <input…>",

@@ -46,7 +46,8 @@ N0001/content/02-specs.md:14. `@` is the page your last command named, in comman
     execute PAGE ID [name=value …] [--press Enter]     (click, fill, choose, submit)
     fill PAGE FORM name=value …     (no submit)         lookup PAGE T01 [row=…] [col=…]
 
-Inputs are named as actions.tsv's inputs column lists them (`q(text)`: q=shoes); a choice by
+An ID may be the control's label in quotes: execute @ "Add person". Inputs are named as
+actions.tsv lists them, or by their labels (`q(text)`: q=shoes; "First name"=Ada); a choice by
 its value or its label (`size(select: s=Small|l=Large)`: size=l or size=Large). Quote spaces
 (q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off.
 A big page has long files: grep them, or wc -l first, rather than cat them whole. A command
@@ -138,7 +139,11 @@ q=shoes` sets fields and never submits. Type and press at once: `execute N0001 A
 value="buy milk" --press Enter`; a field given no value is clicked into (a read-only date
 field opens its picker).
 
-- Names and choices are the ones actions.tsv lists in its inputs column: `q(text)`,
+- A form or control may be named by its label instead of its id: `execute @ "Save profile"
+  Nickname=Ziggy` acts on the one control so labelled (the same words, else a label beginning
+  with them, else one holding them; an action before a link); several or none fail, named.
+- Names and choices are the ones actions.tsv lists in its inputs column, or the fields' labels
+  (`Nickname=Ziggy` for `field2(text "Nickname")`): `q(text)`,
   `size(select: s=Small|l=Large; current=s)` (a choice by its value or its label), `field2(text
   "Nickname")` (a field the page left unnamed is named by its position, its label quoted). A
   field's value there is exactly the page's: one word as is, else quoted with \\t \\n \\" \\\\

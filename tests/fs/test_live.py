@@ -69,6 +69,22 @@ def test_log_in_and_read_the_account_page(mount: Mount, live: LiveSite) -> None:
     assert status_of(mount, login) == "stored"
 
 
+def test_open_then_act_by_labels_on_at_in_one_shell_line(mount: Mount, live: LiveSite) -> None:
+    """An agent that knows the task's words, not the page's ids, chains the open and the save:
+    the form by its button's label, a field by its label, the answer showing what it did."""
+    url = live.url("/scripted/settings.html")
+    first = mount.command_script(f"open {url}")
+    save = mount.command_script('execute @ "Save profile" Nickname=Ziggy size=Large')
+    result = sh(f"({first}) >/dev/null && {save}", timeout=CTL_TIMEOUT)
+    assert result.returncode == 0, result
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith('executed A0001 form "Save profile" with field2=Ziggy size=Large')
+    assert lines[3].endswith(": Saved: Large, Ziggy")  # the page's message comes first
+    none = mount.ctl('execute @ "Archive everything"', timeout=CTL_TIMEOUT)
+    mount.assert_failed(none, errno.EINVAL)
+    assert "no control on " in none.stdout and "is labelled 'Archive everything'" in none.stdout
+
+
 def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> None:
     product = opened(mount, live.url("/product.html"))
     lines = ctl(mount, f"execute {product} A0001 size=m")

@@ -19,7 +19,7 @@ import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
@@ -47,7 +47,7 @@ from webshellfs.contract.layout import (
     state_digest,
 )
 from webshellfs.engine.effect import bounded, effect_lines, page_outline
-from webshellfs.engine.inputs import TYPED_KINDS, action_title, check_inputs
+from webshellfs.engine.inputs import TYPED_KINDS, action_title, check_inputs, find_by_label
 from webshellfs.engine.records import Answer, Outcome, name_page
 from webshellfs.engine.uploads import upload_paths
 from webshellfs.errors import (
@@ -347,6 +347,9 @@ class LiveTabs:
     async def _execute(self, command: ctl.Execute, record: PageRecord) -> str:
         page = record.page_id
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+        if command.label:
+            command = replace(command, object_id=find_by_label(meta, command.label, page),
+                              label="")
         action, values = _action_of(command, meta, page)
         title = action_title(command.object_id, action) if command.object_id else page
         if command.text:

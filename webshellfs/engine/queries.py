@@ -61,6 +61,7 @@ def _field_meta(field: Field) -> dict[str, Any]:
     the list of valid ones)."""
     return {
         "name": field.name,
+        "label": field.label,
         "type": field.type,
         "required": field.required,
         "value": field.value,
