@@ -291,10 +291,10 @@ class LiveTabs:
         resources = compiled.page.resources
         now = _locators_of(compiled.page)
         if elsewhere:
+            visited = await trio.to_thread.run_sync(self._last_visit, capture.url)
             record = await self._keep(compiled, capture, via=via, parent=base.page_id,
                                       screenshot=await self.picture(result))
-            map_md = await trio.to_thread.run_sync(self.store.read_file, record.page_id, MAP_FILE)
-            outline = page_outline(record.page_id, compiled.page, map_md or b"")
+            outline = await self._told(record, compiled, visited)
             return _Placed(record, "page", resources=resources, locators=now,
                            outline=tuple(outline))
         focus = compiled.page.focus
@@ -318,6 +318,29 @@ class LiveTabs:
         record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note,
                                   screenshot=await self.picture(result))
         return _Placed(record, "state", diff, resources, now, effect=effect)
+
+    def _last_visit(self, url: str) -> tuple[PageRecord, dict[str, Any]] | None:
+        """The newest stored page of url and its meta (in a thread): what a page the tab has
+        just led to is compared with."""
+        pages = self.store.pages_with_url(url)
+        return (pages[-1], self.store.page_meta(pages[-1].page_id)) if pages else None
+
+    async def _told(
+        self, record: PageRecord, compiled: Compiled,
+        visited: tuple[PageRecord, dict[str, Any]] | None,
+    ) -> list[str]:
+        """What an answer shows of a page an action led to: what changed since its URL's last
+        visit (a list after an add, with its "Added …" message), else its outline."""
+        if visited is not None:
+            last, meta = visited
+            diff = diff_files(meta.get("files") or {}, compiled.digests)
+            effect = await trio.to_thread.run_sync(
+                self._effect, last.page_id, diff, lambda: render_page(compiled.page).get)
+            if effect:
+                return [f"changed since {last.page_id}, this URL's last visit:",
+                        *bounded(effect, f"cat {record.page_id}/_map.md")]
+        map_md = await trio.to_thread.run_sync(self.store.read_file, record.page_id, MAP_FILE)
+        return page_outline(record.page_id, compiled.page, map_md or b"")
 
     def _effect(
         self, base: str, diff: FileDiff, reader: Callable[[], Callable[[str], bytes | None]]
