@@ -53,7 +53,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -158,16 +158,11 @@ class MountReading:
     # The mount's name for the caller's last page, when it has one.
     LAST_PAGE = "@"
 
-    def page_opened(self, answer: str) -> str:
-        found = self.OPENED.search(answer)
-        if not found:
-            raise TaskFailed(f"open named no page:\n{answer}")
-        return found.group(1)
-
     def page_led_to(self, answer: str) -> str:
-        found = self.LED_TO.search(answer)
+        """The page a command's answer names: where an action led, or the page opened."""
+        found = self.LED_TO.search(answer) or self.OPENED.search(answer)
         if not found:
-            raise TaskFailed(f"the action named no resulting page:\n{answer}")
+            raise TaskFailed(f"the answer named no page:\n{answer}")
         return found.group(1)
 
     def controls(self, lines: str, label: str) -> list[Control]:
@@ -225,9 +220,14 @@ class MountReading:
     def shows(self, text: str, wanted: str) -> bool:
         return wanted in text
 
-    def text(self, lines: str) -> str:
-        """grep lines as words: without the `file:line:` (or `file-line-`) before each."""
-        return "\n".join(re.sub(r"^\S+?[:-]\d+[:-]", "", line) for line in lines.splitlines())
+    # A line grep printed from a page's file: `N0003/content/01-x.md:4:` (or `-4-` around it).
+    GREPPED = re.compile(r"^(?:N\d{4}|@)/\S+?[:-]\d+[:-]")
+
+    def text(self, output: str) -> str:
+        """The page's words among a command's output: the lines grep printed from the page's
+        files, without the `file:line:` before each (not the answer of a command before)."""
+        return "\n".join(self.GREPPED.sub("", line) for line in output.splitlines()
+                         if self.GREPPED.match(line))
 
 
 def _unquote(label: str) -> str:
@@ -260,7 +260,8 @@ class MountAgent:
         return self.sh(f"echo {shlex.quote(command)} > .ctl; cat .ctl")
 
     def act(self, command: str) -> str:
-        """Run an acting command; with `@`, leave it to be chained before the next lookup."""
+        """Run a command that leads to a page (open, execute …); with `@`, leave it to be
+        chained before the next lookup, which reads the page it leads to."""
         if self.chained:
             self.pending = command
             return ""
@@ -272,20 +273,23 @@ class MountAgent:
         self.page = page
         self.pages.append(page)
 
+    def look(self, script: Callable[[str], str]) -> str:
+        """Run a reading command on the current page (`script(page)`), after the pending
+        command in the same line when there is one, on `@`."""
+        if not self.pending:
+            return self.sh(script(self.page))
+        output = self.sh(f"echo {shlex.quote(self.pending)} > .ctl; cat .ctl; "
+                         + script(self.read.LAST_PAGE))
+        self.pending = ""
+        self._went(self.read.page_led_to(output))
+        return output
+
     def grep(self, words: Iterable[str], where: Iterable[str] = MountReading.SHOWN,
              options: str = "") -> str:
-        """grep the current page (or, after a pending action, the page it leads to)."""
+        """grep the current page's files for any of the words."""
         patterns = " ".join([*options.split(), *(f"-e {shlex.quote(word)}" for word in words)])
-        if self.pending:
-            page = self.read.LAST_PAGE
-            places = " ".join(f"{page}/{place}" for place in where)
-            output = self.sh(f"echo {shlex.quote(self.pending)} > .ctl; cat .ctl; "
-                             f"grep -rnF {patterns} {places}")
-            self._went(self.read.page_led_to(output))
-            self.pending = ""
-            return output
-        places = " ".join(f"{self.page}/{place}" for place in where)
-        return self.sh(f"grep -rnF {patterns} {places}")
+        return self.look(lambda page: f"grep -rnF {patterns} "
+                         + " ".join(f"{page}/{place}" for place in where))
 
     def flush(self) -> None:
         if self.pending:
@@ -296,8 +300,7 @@ class MountAgent:
     # steps --------------------------------------------------------------------------------
 
     def open(self, step: Open) -> None:
-        answer = self.ctl(f"open {self.apps.url(step.path)}?run={self.number}")
-        self._went(self.read.page_opened(answer))
+        self.act(f"open {self.apps.url(step.path)}?run={self.number}")
 
     def fill(self, step: Fill) -> None:
         lines = self.grep(step.fields, self.read.FIELDS)
@@ -362,9 +365,9 @@ class MountAgent:
             rows = self.read.rows_holding(self.grep([step.rows_holding], ["tables"]),
                                           step.rows_holding)
         labels = [f"Select {row}" for row in rows]
-        self.flush()
-        row = self.sh(f"grep -F {' '.join(f'-e {shlex.quote(x)}' for x in labels)} "
-                      f"{self.page}/actions.tsv")
+        patterns = " ".join(f"-e {shlex.quote(label)}" for label in labels)
+        row = self.look(lambda page: f"grep -F {patterns} {page}/actions.tsv")
+        row = "\n".join(line for line in row.splitlines() if re.match(r"A\d{4}\t", line))
         if not row.strip():
             raise TaskFailed(f"no form on {self.page} ticks {labels}")
         ident, choices, names = self.read.form_row(row.splitlines()[0])
@@ -387,10 +390,10 @@ class MountAgent:
 
     def answer(self, step: Read) -> str:
         for phrase in step.phrases:
-            lines = self.grep([phrase], ["content", "tables"])
-            if not lines.strip():
+            lines = self.read.text(self.grep([phrase], ["content", "tables"]))
+            if not self.read.shows(lines, phrase):
                 continue
-            found = _answer_after(self.read.text(lines), phrase, step.pattern)
+            found = _answer_after(lines, phrase, step.pattern)
             if not found:
                 more = self.grep([phrase], ["content", "tables"], "-A3")
                 found = _answer_after(self.read.text(more), phrase, step.pattern)
@@ -450,13 +453,12 @@ class PeerReading:
         return wanted.lower() in text.lower()
 
     def text(self, output: str) -> str:
-        """A snapshot (or a grep of one) as words: each node's name and text, without the
-        grep's line numbers, roles and refs."""
-        words = []
-        for line in output.splitlines():
-            node = self.LINE.match(line)
-            words.append(" ".join(part for part in node.groups() if part) if node else line)
-        return "\n".join(words)
+        """The page's words in a snapshot (or a grep of one): each node's name and text,
+        without the grep's line numbers, roles and refs, nor the lines about the command
+        (`Found 1 match for …`, the code it ran)."""
+        nodes = (self.LINE.match(line) for line in output.splitlines())
+        return "\n".join(" ".join(part for part in node.groups() if part)
+                         for node in nodes if node)
 
 
 class PeerAgent:
@@ -646,13 +648,13 @@ def report(runs: list[Run], tasks: list[Task], once: dict[str, int], transcripts
                 totals[run.tool][2] += run.printed
         print(f"{task.name:<{width}}  {_mark(ours):>5} {_mark(peer):>5}  "
               f"{_pair(ours and len(ours.commands), peer and len(peer.commands)):>14}  "
-              f"{ours.printed if ours else '-':>10,} {peer.printed if peer else '-':>10,} "
+              f"{_bytes(ours):>10} {_bytes(peer):>10} "
               f"{_ratio(ours and ours.printed, peer and peer.printed):>6}")
     (ok, commands, printed), (peer_ok, peer_commands, peer_printed) = totals.values()
     print(f"{'all ' + str(len(tasks)) + ' tasks':<{width}}  {ok:>5} {peer_ok:>5}  "
           f"{_pair(commands, peer_commands):>14}  {printed:>10,} {peer_printed:>10,} "
           f"{_ratio(printed, peer_printed):>6}")
-    if once:
+    if len(once) == 2:
         ours_once, peer_once = once.get("webshellfs", 0), once.get("playwright-cli", 0)
         ours_all, peer_all = printed + ours_once, peer_printed + peer_once
         print(f"{'+ reading the guide once':<{width}}  {'':>5} {'':>5}  "
@@ -674,6 +676,10 @@ def report(runs: list[Run], tasks: list[Task], once: dict[str, int], transcripts
 def _transcript(run: Run) -> None:
     for command in run.commands:
         print(f"  $ {command.script}   [{command.printed:,} B]")
+
+
+def _bytes(run: Run | None) -> str:
+    return "-" if run is None else f"{run.printed:,}"
 
 
 def _mark(run: Run | None) -> str:
