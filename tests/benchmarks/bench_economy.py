@@ -75,10 +75,16 @@ class TaskFailed(Exception):
     """A step could not be done; the message says what the agent saw."""
 
 
+# Why the agent typed a command: to act, to find the controls of its next step, to see that an
+# action worked, to find the rows to tick, to read the answer; `act+find` is both in one line.
+PURPOSES = ("act", "find", "check", "rows", "read")
+
+
 @dataclass
 class Command:
     script: str
     printed: int  # bytes of stdout and stderr
+    why: str = "act"
 
 
 @dataclass
@@ -108,11 +114,11 @@ class Shell:
         self.run = run
         self.env = {**os.environ, "LC_ALL": "C.UTF-8", **(env or {})}
 
-    def __call__(self, script: str) -> str:
+    def __call__(self, script: str, why: str = "act") -> str:
         done = subprocess.run(["bash", "-c", script], capture_output=True, cwd=self.cwd,
                               env=self.env, timeout=COMMAND_TIMEOUT, check=False)
         printed = done.stdout + done.stderr
-        self.run.commands.append(Command(script, len(printed)))
+        self.run.commands.append(Command(script, len(printed), why))
         return printed.decode("utf-8", "replace")
 
 
@@ -273,23 +279,23 @@ class MountAgent:
         self.page = page
         self.pages.append(page)
 
-    def look(self, script: Callable[[str], str]) -> str:
+    def look(self, script: Callable[[str], str], why: str) -> str:
         """Run a reading command on the current page (`script(page)`), after the pending
         command in the same line when there is one, on `@`."""
         if not self.pending:
-            return self.sh(script(self.page))
+            return self.sh(script(self.page), why)
         output = self.sh(f"echo {shlex.quote(self.pending)} > .ctl; cat .ctl; "
-                         + script(self.read.LAST_PAGE))
+                         + script(self.read.LAST_PAGE), f"act+{why}")
         self.pending = ""
         self._went(self.read.page_led_to(output))
         return output
 
     def grep(self, words: Iterable[str], where: Iterable[str] = MountReading.SHOWN,
-             options: str = "") -> str:
+             options: str = "", why: str = "find") -> str:
         """grep the current page's files for any of the words."""
         patterns = " ".join([*options.split(), *(f"-e {shlex.quote(word)}" for word in words)])
         return self.look(lambda page: f"grep -rnF {patterns} "
-                         + " ".join(f"{page}/{place}" for place in where))
+                         + " ".join(f"{page}/{place}" for place in where), why)
 
     def flush(self) -> None:
         if self.pending:
@@ -346,7 +352,7 @@ class MountAgent:
         page it led to for the message (and for what a refusal would show)."""
         if answer and self.read.shows(answer, expect):
             return answer
-        return self.grep([expect, *[word for word in also if word]])
+        return self.grep([expect, *[word for word in also if word]], why="check")
 
     def click(self, step: Click) -> None:
         lines = self.grep([step.text])
@@ -362,11 +368,11 @@ class MountAgent:
     def tick(self, step: Tick) -> None:
         rows = list(step.rows)
         if step.rows_holding:
-            rows = self.read.rows_holding(self.grep([step.rows_holding], ["tables"]),
+            rows = self.read.rows_holding(self.grep([step.rows_holding], ["tables"], why="rows"),
                                           step.rows_holding)
         labels = [f"Select {row}" for row in rows]
         patterns = " ".join(f"-e {shlex.quote(label)}" for label in labels)
-        row = self.look(lambda page: f"grep -F {patterns} {page}/actions.tsv")
+        row = self.look(lambda page: f"grep -F {patterns} {page}/actions.tsv", "find")
         row = "\n".join(line for line in row.splitlines() if re.match(r"A\d{4}\t", line))
         if not row.strip():
             raise TaskFailed(f"no form on {self.page} ticks {labels}")
@@ -390,12 +396,12 @@ class MountAgent:
 
     def answer(self, step: Read) -> str:
         for phrase in step.phrases:
-            lines = self.read.text(self.grep([phrase], ["content", "tables"]))
+            lines = self.read.text(self.grep([phrase], ["content", "tables"], why="read"))
             if not self.read.shows(lines, phrase):
                 continue
             found = _answer_after(lines, phrase, step.pattern)
             if not found:
-                more = self.grep([phrase], ["content", "tables"], "-A3")
+                more = self.grep([phrase], ["content", "tables"], "-A3", "read")
                 found = _answer_after(self.read.text(more), phrase, step.pattern)
             return found
         raise TaskFailed(f"none of {step.phrases} shown on {self.page}")
@@ -474,22 +480,23 @@ class PeerAgent:
         self.pending: list[str] = []
         self.snapshot = ""
 
-    def _run(self, commands: list[str]) -> str:
-        output = self.sh(" && ".join(commands))
+    def _run(self, commands: list[str], why: str) -> str:
+        output = self.sh(" && ".join(commands), why)
         self.snapshot = self.read.snapshot_file(output) or self.snapshot
         return output
 
-    def find(self, words: Iterable[str]) -> str:
+    def find(self, words: Iterable[str], why: str = "find") -> str:
         """The nodes showing any of the words, after the actions not yet run."""
         regex = "|".join(re.sub(r"([.*+?^${}()|\[\]\\/])", r"\\\1", word)
                          for word in dict.fromkeys(words))
-        output = self._run([*self.pending, f"playwright-cli find --regex={shlex.quote(regex)}"])
+        output = self._run([*self.pending, f"playwright-cli find --regex={shlex.quote(regex)}"],
+                           f"act+{why}" if self.pending else why)
         self.pending = []
         return output
 
     def flush(self) -> None:
         if self.pending:
-            self._run(self.pending)
+            self._run(self.pending, "act")
             self.pending = []
 
     def open(self, step: Open) -> None:
@@ -515,10 +522,10 @@ class PeerAgent:
             return
         refusal, fixes = step.retry or ("", {})
         extra = [refusal, *fixes, step.submit] if refusal else []
-        seen = self.find([step.expect, *extra])
+        seen = self.find([step.expect, *extra], "check")
         if refusal and not self.read.shows(seen, step.expect) and self.read.shows(seen, refusal):
             self.pending = self._fill_commands(seen, dict(fixes), step.submit)
-            seen = self.find([step.expect])
+            seen = self.find([step.expect], "check")
         if not self.read.shows(seen, step.expect):
             raise TaskFailed(f"{step.expect!r} not shown after the form:\n{seen}")
 
@@ -526,14 +533,14 @@ class PeerAgent:
         output = self.find([step.text])
         self.pending = [f"playwright-cli click {self.read.clickable(output, step.text)}"]
         if step.expect:
-            seen = self.find([step.expect])
+            seen = self.find([step.expect], "check")
             if not self.read.shows(seen, step.expect):
                 raise TaskFailed(f"{step.expect!r} not shown after {step.text!r}:\n{seen}")
 
     def tick(self, step: Tick) -> None:
         rows = list(step.rows)
         if step.rows_holding:
-            rows = self.read.row_names(self.find([step.rows_holding]))
+            rows = self.read.row_names(self.find([step.rows_holding], "rows"))
         labels = [f"Select {row}" for row in rows]
         output = self.find([*labels, *step.fields, step.submit])
         commands = []
@@ -543,18 +550,19 @@ class PeerAgent:
                 commands.append(f"playwright-cli check {ref}")
         self.pending = commands + self._fill_commands(output, dict(step.fields), step.submit)
         if step.expect:
-            seen = self.find([step.expect])
+            seen = self.find([step.expect], "check")
             if not self.read.shows(seen, step.expect):
                 raise TaskFailed(f"{step.expect!r} not shown after ticking {rows}:\n{seen}")
 
     def answer(self, step: Read) -> str:
         for phrase in step.phrases:
-            output = self.find([phrase])
+            output = self.find([phrase], "read")
             if "No matches found" in output or not self.read.shows(output, phrase):
                 continue
             found = _answer_after(self.read.text(output), phrase, step.pattern)
             if not found and self.snapshot:
-                more = self.sh(f"grep -n -A8 -F -- {shlex.quote(phrase)} {self.snapshot}")
+                more = self.sh(f"grep -n -A8 -F -- {shlex.quote(phrase)} {self.snapshot}",
+                               "read")
                 found = _answer_after(self.read.text(more), phrase, step.pattern)
             return found
         raise TaskFailed(f"none of {step.phrases} shown")
@@ -663,6 +671,7 @@ def report(runs: list[Run], tasks: list[Task], once: dict[str, int], transcripts
         print(f"(the guide: the mount's README.md {ours_once:,} bytes, "
               f"`playwright-cli --help` {peer_once:,} bytes)")
     print("target: success >= the peer's, commands <= 0.6 and bytes <= 0.5 of the peer's")
+    print_purposes(runs)
     for run in runs:
         if not run.ok:
             print(f"\nFAILED {run.tool} {run.task}: {run.failure[:3000]}")
@@ -673,9 +682,23 @@ def report(runs: list[Run], tasks: list[Task], once: dict[str, int], transcripts
             _transcript(run)
 
 
+def print_purposes(runs: list[Run]) -> None:
+    """Where each tool's commands and bytes went, by why they were typed (PURPOSES)."""
+    tools = list(dict.fromkeys(run.tool for run in runs))
+    whys = [why for why in (*PURPOSES, *(f"act+{p}" for p in PURPOSES[1:]))
+            if any(c.why == why for run in runs for c in run.commands)]
+    print(f"\n{'commands typed to':<18}" + "".join(f"{tool:>26}" for tool in tools))
+    for why in whys:
+        cells = []
+        for tool in tools:
+            typed = [c for run in runs if run.tool == tool for c in run.commands if c.why == why]
+            cells.append(f"{len(typed):>8} cmds {sum(c.printed for c in typed):>9,} B")
+        print(f"{why:<18}" + "".join(f"{cell:>26}" for cell in cells))
+
+
 def _transcript(run: Run) -> None:
     for command in run.commands:
-        print(f"  $ {command.script}   [{command.printed:,} B]")
+        print(f"  $ {command.script}   [{command.why}: {command.printed:,} B]")
 
 
 def _bytes(run: Run | None) -> str:
