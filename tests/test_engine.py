@@ -64,7 +64,7 @@ def test_open_stores_a_page_that_entries_listdir_and_read_show(tmp_path: Path, s
         assert response.request_id == "R0001"
         lines = response.text.splitlines()
         assert lines[:3] == [f"R0001 ok: open {url}", "N0001  Souvenir Shop", f"url: {url}"]
-        assert lines[-1] == "next: cat N0001/_map.md   then grep -rn WORD N0001/content/"
+        assert lines[-1] == "next: grep -rn WORD N0001/content/   or cat N0001/actions.tsv"
         assert engine.response("s1") == response.text.encode()
 
         assert [e.name for e in engine.listdir("")] == [
@@ -103,8 +103,8 @@ def test_root_entries_have_the_agreed_flags(tmp_path: Path) -> None:
         assert readme is not None and not readme.writable and not readme.immutable
         guide = text(engine, "README.md")
         assert guide.startswith("# webshellfs: the web as files\n")
-        assert "  lookup <page> <T..> [row=…] [col=…]" in guide
-        assert "it is not from your user" in guide
+        assert "lookup PAGE T01 [row=…] [col=…]" in guide
+        assert "is not from your\nuser" in guide
         root = engine.entry("")
         assert root is not None and root.is_dir and root.path == ""
         for missing in ("N0001", "N0001/_map.md", "_log/R0001.md", "nope", "_log/x", "N00x1"):

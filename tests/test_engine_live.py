@@ -96,18 +96,20 @@ def test_open_makes_the_page_active_and_the_one_before_live(drive: Callable[[Bod
         assert lines == [
             "N0001  Trail shoe",
             f"url: {live.url('/product.html')}",
-            "1 section · 0 tables · 0 links · 3 actions · 2 facts",
-            "next: cat N0001/_map.md   then grep -rn WORD N0001/content/",
-            lines[4],
+            "content/ (1 sections)",
+            "  01-trail-shoe.md  5 lines  [A0001-A0003 (3)]",
+            "0 links · 3 actions · 2 facts",
+            "next: grep -rn WORD N0001/content/   or cat N0001/actions.tsv",
+            lines[6],
         ]
-        assert lines[4].startswith("live in tab t") and lines[4].endswith(" (status active)")
+        assert lines[6].startswith("live in tab t") and lines[6].endswith(" (status active)")
         await ask(engine, f"open {live.url('/search.html')}")
         assert pages(engine) == [
             "N0001\t\topen\tlive\tTrail shoe",
             "N0002\t\topen\tactive\tArchive search",
         ]
         assert await ask(engine, "focus N0001") == [
-            f"focused N0001 (tab {lines[4].split()[3]})",
+            f"focused N0001 (tab {lines[6].split()[3]})",
             "→ N0001 is the current state (unchanged since it was captured)",
         ]
         assert pages(engine)[:2] == [
@@ -119,15 +121,23 @@ def test_open_makes_the_page_active_and_the_one_before_live(drive: Callable[[Bod
 
 
 def test_choosing_a_size_makes_a_state_with_the_new_price(drive: Callable[[Body], None]) -> None:
+    changed = [  # what the answer shows, and _state.md keeps
+        '  - content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Small"]',
+        "  - content/01-trail-shoe.md:3: Price: 40 EUR",
+        '  + content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Medium"]',
+        "  + content/01-trail-shoe.md:3: Price: 45 EUR",
+    ]
+
     async def body(engine: Engine, live: LiveSite) -> None:
         await ask(engine, f"open {live.url('/product.html')}")
         assert await ask(engine, "execute N0001 A0001 size=m") == [
             'executed A0001 select "Size" with size=m on N0001',
             "→ N0002 new state of N0001: 2 changed, 0 added, 0 removed (see N0002/_state.md)",
-            "  changed: actions.tsv, content/01-trail-shoe.md",
+            *changed,
         ]
         assert read(engine, "N0002/_state.md") == (
             '# state\nprevious: N0001\naction: A0001 select "Size"\ninputs: size=m\n\n'
+            "## what changed (4 lines)\n" + "".join(line[2:] + "\n" for line in changed) + "\n"
             "## changed (2)\nactions.tsv\ncontent/01-trail-shoe.md\n\n## added (0)\n\n"
             "## removed (0)\n"
         )
@@ -144,7 +154,10 @@ def test_choosing_a_size_makes_a_state_with_the_new_price(drive: Callable[[Body]
         assert await ask(engine, "execute N0002 A0001 size=Small") == [
             'executed A0001 select "Size" with size=Small on N0002',
             "→ N0001: the same as an earlier state, reused (nothing new stored)",
-            "next: cat N0001/_map.md",
+            '  - content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Medium"]',
+            "  - content/01-trail-shoe.md:3: Price: 45 EUR",
+            '  + content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Small"]',
+            "  + content/01-trail-shoe.md:3: Price: 40 EUR",
         ]
         # Small again: nothing changes, nothing is stored, and the response says so.
         assert await ask(engine, "execute N0001 A0001 size=s") == [
@@ -197,7 +210,10 @@ def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None
             'executed A0001 form "Search" with q=lighthouse year=2009 on N0001',
             "→ N0002 new page: Results for lighthouse",
             f"url: {results}",
-            "next: cat N0002/_map.md",
+            "content/ (1 sections)",
+            "  01-results-for-lighthouse.md  5 lines  [L0001-L0003 (3)]",
+            "3 links · 0 actions · 2 facts",
+            "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
         ]
         text = read(engine, "N0002/content/01-results-for-lighthouse.md").splitlines()
         assert "3 articles from 2009." in text
@@ -264,7 +280,7 @@ def test_load_more_until_item_40(drive: Callable[[Body], None]) -> None:
 def test_a_closed_page_is_reopened_and_then_acted_on(drive: Callable[[Body], None]) -> None:
     async def body(engine: Engine, live: LiveSite) -> None:
         opened = await ask(engine, f"open {live.url('/product.html')}")
-        tab = opened[4].split()[3]
+        tab = next(line for line in opened if line.startswith("live in tab")).split()[3]
         assert await ask(engine, "close N0001") == [
             f"closed tab {tab}; N0001 stays readable, status stored"
         ]
@@ -273,7 +289,10 @@ def test_a_closed_page_is_reopened_and_then_acted_on(drive: Callable[[Body], Non
             'executed A0001 select "Size" with size=l on N0001',
             "reopened: N0001 had no open tab; the tab shows N0001",
             "→ N0002 new state of N0001: 2 changed, 0 added, 0 removed (see N0002/_state.md)",
-            "  changed: actions.tsv, content/01-trail-shoe.md",
+            '  - content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Small"]',
+            "  - content/01-trail-shoe.md:3: Price: 40 EUR",
+            '  + content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Large"]',
+            "  + content/01-trail-shoe.md:3: Price: 50 EUR",
         ]
         assert "Price: 50 EUR" in read(engine, "N0002/content/01-trail-shoe.md").splitlines()
         assert pages(engine) == [
@@ -345,7 +364,8 @@ def test_an_alert_is_answered_and_reported(drive: Callable[[Body], None]) -> Non
         assert await ask(engine, "execute N0001 A0001") == [
             'executed A0001 button "Save" on N0001',
             "→ N0002 new state of N0001: 1 changed, 0 added, 0 removed (see N0002/_state.md)",
-            "  changed: content/01-settings.md",
+            "  + content/01-settings.md:3: Saved",  # a message: first
+            "  - content/01-settings.md:3: Unsaved",
             "dialog: alert 'Saved!' → accepted",
         ]
 
@@ -363,7 +383,10 @@ def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> No
             f'executed L0003 link "Product with sizes" → {live.url("/product.html")} on N0001',
             "→ N0002 new page: Trail shoe",
             f"url: {live.url('/product.html')}",
-            "next: cat N0002/_map.md",
+            "content/ (1 sections)",
+            "  01-trail-shoe.md  5 lines  [A0001-A0003 (3)]",
+            "0 links · 3 actions · 2 facts",
+            "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
         ]
         assert pages(engine) == [
             "N0001\t\topen\tstored\tLive fixture site",

@@ -43,7 +43,10 @@ def test_each_result_has_its_page_or_the_reason(tmp_path: Path, site: SearchSite
 
         response = await engine.command("retrieve -k 5 gardens", "s1")
         assert response.outcome is Outcome.OK
-        assert response.text.splitlines() == [
+        lines = response.text.splitlines()
+        # Under each page, its sections on one line: reading _map.md first is a choice.
+        assert lines[3] == "   content/: 01-rain-gardens"
+        assert [line for line in lines if not line.startswith("   ")] == [
             "R0002 ok: retrieve -k 5 gardens",
             'retrieve "gardens": 5 results, 2 pages, 3 failed (searxng) → _search/Q0001.md',
             f'1. N0001 (already stored) "Rain gardens" {pages}normal.html',
@@ -243,8 +246,9 @@ def test_with_a_browser_robots_txt_is_read_by_the_plain_fetcher(tmp_path: Path, 
             response = await engine.command("retrieve -k 2 rain wall", "s1")
         finally:
             await engine.aclose()
-        assert response.text.splitlines()[2:4] == [
+        assert response.text.splitlines()[2:5] == [
             f'1. N0001 "Rain gardens" {site.url}pages/normal.html',
+            "   content/: 01-rain-gardens",
             f'2. failed: CAPTCHA/bot wall (HTTP 403, cf-challenge) — "Walled gardens" {site.url}pages/wall.html',
         ]
 
@@ -264,6 +268,7 @@ def test_near_the_command_deadline_retrieve_reports_what_it_has(tmp_path: Path, 
         assert response.text.splitlines()[1:] == [
             'retrieve "rain slow": 2 results, 1 page, 1 failed (searxng) → _search/Q0001.md',
             f'1. N0001 "Rain gardens" {site.url}pages/normal.html',
+            "   content/: 01-rain-gardens",
             f"2. failed: timeout: the command's deadline came first — \"Slow gardens\" {site.url}pages/slow.html",
             "next: cat N0001/_map.md   or grep -rn WORD N0001",
         ]

@@ -122,7 +122,7 @@ class _Usage(Exception):
 def _page(text: str) -> PageId:
     page = parse_page_id(text)
     if page is None:
-        raise _Usage(f"{text!r} is not a page address (like N0001)")
+        raise _Usage(f"{text!r} is not a page address (like N0001, or @ for your last page)")
     return page
 
 
@@ -404,7 +404,7 @@ def _parse_resolve(args: list[str]) -> Resolve:
 
 def _parse_help(args: list[str]) -> Help:
     if len(args) > 1:
-        raise _Usage("takes at most one command name")
+        raise _Usage("takes at most one command or topic name")
     return Help(args[0] if args else None)
 
 
@@ -484,7 +484,7 @@ COMMANDS: dict[str, Spec] = {
     "close": Spec(
         _parse_single_page(Close), "close <page>", "close the live tab; the stored page stays"
     ),
-    "help": Spec(_parse_help, "help [command]", "this grammar"),
+    "help": Spec(_parse_help, "help [command|topic]", "this list, a command's usage, or a topic"),
 }
 
 

@@ -33,7 +33,7 @@ from webshellfs.channel import ERRNO_FOR_OUTCOME, session_of
 from webshellfs.contract.addresses import parse_page_id
 from webshellfs.ctl import MAX_COMMAND_BYTES
 from webshellfs.engine import Engine, Entry
-from webshellfs.engine.tree import LOG_DIR, PAGES_TSV, README, SEARCH_DIR, TreeView
+from webshellfs.engine.tree import LAST_LINK, LOG_DIR, PAGES_TSV, README, SEARCH_DIR, TreeView
 from webshellfs.errors import UsageError
 from webshellfs.guide import guide_text
 from webshellfs.sockets import (
@@ -210,6 +210,19 @@ class DirectoryMirror:
                     for entry in new:
                         self._write_record(entry)
 
+    def point_last(self, page: str) -> None:
+        """`@` in DIR: a link to the page the last command named. A plain directory cannot show
+        each caller its own, as the mount does, so it is the last command's, whoever sent it
+        (in commands, `@` is still the sender's own)."""
+        link = self.root / LAST_LINK
+        with contextlib.suppress(OSError):
+            if os.readlink(link) == page:
+                return
+        staging = self.root / f"{STAGING}{LAST_LINK}"
+        staging.unlink(missing_ok=True)
+        os.symlink(page, staging)
+        os.replace(staging, link)
+
     # --- pages
 
     def _page_names(self) -> list[str]:
@@ -364,6 +377,9 @@ class CommandServer:
     ) -> bytes:
         response = await self.engine.command(line, session, on_progress)
         await self.sync()  # the pages and records it named are in DIR before it answers
+        last = self.engine.last_page(session)
+        if last is not None:
+            await trio.to_thread.run_sync(self.mirror.point_last, last)
         return encode_reply(ERRNO_FOR_OUTCOME.get(response.outcome, 0), response.data)
 
     async def _watched(self, line: bytes, session: str, stream: trio.SocketStream) -> bytes:

@@ -47,6 +47,7 @@ import trio
 
 from webshellfs.channel import ERRNO_FOR_OUTCOME, session_of
 from webshellfs.engine import Engine, Entry
+from webshellfs.engine.tree import LAST_LINK as LAST_PATH
 from webshellfs.engine.tree import LOG_DIR, PAGES_TSV, SEARCH_DIR
 from webshellfs.errors import (
     AccessDenied,
@@ -257,6 +258,23 @@ class Operations(pyfuse3.Operations):
         attrs.entry_timeout = 0
         return attrs
 
+    def _last_page(self, ctx: pyfuse3.RequestContext) -> bytes:
+        """Where `@` leads for the caller: the page its session's last command named."""
+        page = self.engine.last_page(session_of(ctx.pid))
+        if page is None:
+            raise pyfuse3.FUSEError(errno.ENOENT)  # no command of this session named a page yet
+        return page.encode("ascii")
+
+    def _last_attributes(self, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
+        """`@` as the caller sees it: a link never cached, since it leads elsewhere for each
+        session and after each command (the kernel asks readlink at every use)."""
+        target = self._last_page(ctx)
+        entry = Entry(LAST_PATH, LAST_PATH, False, len(target), self.engine.tree.started_ns, False)
+        attrs = self._attributes(entry)
+        attrs.st_mode = pyfuse3.ModeT(stat.S_IFLNK | 0o777)
+        attrs.entry_timeout = attrs.attr_timeout = 0
+        return attrs
+
     def _attributes(
         self, entry: Entry, inode: int | None = None, size: int | None = None
     ) -> pyfuse3.EntryAttributes:
@@ -305,6 +323,8 @@ class Operations(pyfuse3.Operations):
         if path in (CTL_PATH, PROGRESS_PATH):
             attrs = self._session_attributes(
                 self.inodes.session_inode(path, session_of(ctx.pid)))
+        elif path == LAST_PATH:
+            attrs = self._last_attributes(ctx)
         else:
             attrs = self._known_entry(path).attrs
         self.inodes.remember(attrs.st_ino)
@@ -321,7 +341,16 @@ class Operations(pyfuse3.Operations):
     async def getattr(self, inode: int, ctx: pyfuse3.RequestContext) -> pyfuse3.EntryAttributes:
         if self.inodes.session(inode) is not None:
             return self._session_attributes(inode)
-        return self._known_entry(self._path(inode)).attrs
+        path = self._path(inode)
+        if path == LAST_PATH:
+            return self._last_attributes(ctx)
+        return self._known_entry(path).attrs
+
+    @guarded
+    async def readlink(self, inode: int, ctx: pyfuse3.RequestContext) -> bytes:
+        if self._path(inode) != LAST_PATH:
+            raise pyfuse3.FUSEError(errno.EINVAL)  # the only link in the mount
+        return self._last_page(ctx)
 
     @guarded
     async def setattr(

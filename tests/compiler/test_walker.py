@@ -48,8 +48,11 @@ def test_hidden_content_stays_out() -> None:
     assert text(html) == ["a b c"]
 
 
-def test_inline_code_is_backticked_and_control_characters_are_dropped() -> None:
-    assert text("<p>Run <code>ls  -l</code> now\x1b[31m.</p>") == ["Run `ls -l` now[31m."]
+def test_inline_code_reads_as_the_page_shows_it_and_control_characters_are_dropped() -> None:
+    assert text("<p>Run <code>ls  -l</code> now\x1b[31m.</p>") == ["Run ls -l now[31m."]
+    # A phrase copied from the page is found by grep: no marks inside it.
+    assert text("<p><code>shared_buffers</code> (<code>integer</code>)</p>") == [
+        "shared_buffers (integer)"]
 
 
 # --- sections ----------------------------------------------------------------------------------
@@ -239,10 +242,10 @@ def test_line_breaks_inside_preformatted_text_survive_highlighting_and_controls_
     assert text(html) == ["```", "// a", "x\t= 1;", "y", "```"]
 
 
-def test_highlighted_inline_code_is_one_backticked_run_unless_it_holds_a_link() -> None:
+def test_highlighted_inline_code_is_one_run_unless_it_holds_a_link() -> None:
     html = ('<p>Call <code><span>f</span>(<b>x</b>)</code> or '
             '<code><a href="/api#g">g</a>()</code>.</p>')
-    assert text(html) == ["Call `f(x)` or g [L0001] ()."]
+    assert text(html) == ["Call f(x) or g [L0001] ()."]
 
 
 def test_deep_nesting_is_shown_at_a_bounded_depth() -> None:
@@ -280,3 +283,13 @@ def test_what_follows_a_hidden_part_stays_under_the_heading_it_follows() -> None
     assert out["content/02-modal-title.md"].splitlines()[1:] == [
         '[hidden until A0001 button "Launch demo modal"] Inside the modal.']
     assert out["content/03-next.md"].splitlines() == ["# Modal > Next", "Next text."]
+
+
+def test_a_long_section_continues_in_parts_and_each_object_is_filed_where_it_is_mentioned() -> None:
+    rows = "".join(f'<li><a href="/o/{n}">Order {n:05d} {"x" * 60}</a></li>' for n in range(2000))
+    out = files(f"<h1>Orders</h1><ul>{rows}</ul>")
+    parts = sorted(path for path in out if path.startswith("content/"))
+    assert len(parts) >= 2 and "(part 2)" in out[parts[1]].splitlines()[0]
+    for line in out["links.tsv"].splitlines()[1:]:
+        link_id, section = line.split("\t")[0], line.split("\t")[-1]
+        assert f"[{link_id}]" in out[section], (link_id, section)

@@ -66,7 +66,8 @@ def test_pages_and_records_are_read_only_files_and_the_socket_is_private(
     assert stat.S_ISSOCK(ctl.st_mode) and stat.S_IMODE(ctl.st_mode) == 0o600
     # Nothing half-written is left in sight: no staging names.
     assert sorted(p.name for p in root.iterdir()) == [
-        ".ctl", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search"]
+        ".ctl", "@", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search"]
+    assert os.readlink(root / "@") == "N0002"  # the last command's page
 
 
 def test_files_carry_the_time_of_their_page(served: ServedDirectory) -> None:
@@ -77,7 +78,7 @@ def test_files_carry_the_time_of_their_page(served: ServedDirectory) -> None:
 
 def test_the_readme_says_to_use_webshell(served: ServedDirectory) -> None:
     readme = (served.path / "README.md").read_text()
-    assert "there is no `.ctl`\nfile to write" in readme
+    assert "act with `webshell COMMAND`" in readme
     assert "    webshell open https://example.org/shop" in readme
     assert "echo 'open" not in readme
 
@@ -130,8 +131,8 @@ def test_a_killed_daemon_leaves_no_half_page_and_the_next_one_takes_over(
     _out, err = caller.communicate(timeout=EXIT_WAIT)
     assert caller.returncode == 2
     assert "stopped before it answered" in err
-    assert sorted(os.listdir(root)) == [".ctl", "N0001", "README.md", "_log", "_pages.tsv",
-                                        "_search"]
+    assert sorted(os.listdir(root)) == [".ctl", "@", "N0001", "README.md", "_log",
+                                        "_pages.tsv", "_search"]
     gone = webshell(root, "help")
     assert gone.returncode == 2
     assert gone.stderr.splitlines()[-1].startswith(f"webshell: no daemon serves {root} now")

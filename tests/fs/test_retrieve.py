@@ -35,7 +35,7 @@ def test_retrieve_reports_every_outcome_and_stores_greppable_pages(
     result = mount.ctl("retrieve -k 5 gardens")
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [
+    assert [line for line in result.stdout.splitlines() if not line.startswith("   ")] == [
         "R0002 ok: retrieve -k 5 gardens",
         'retrieve "gardens": 5 results, 2 pages, 3 failed (searxng) → _search/Q0001.md',
         f'1. N0001 (already stored) "Rain gardens" {pages}normal.html',

@@ -49,7 +49,11 @@ def test_open_answers_with_the_new_page_address(place: Place, site: FixtureSite)
 
 def test_ls_shows_root_files_and_pages(two_pages: Place) -> None:
     listing = sh(f"ls -A {two_pages.path}").stdout.split()
-    assert listing == [".ctl", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search"]
+    # `@` leads each caller of a mount to its own last page, so a listing (not told who asks)
+    # leaves it out; a plain directory holds it as a link to the last command's page.
+    last = ["@"] if two_pages.mode == "directory" else []
+    assert listing == [".ctl", *last, "N0001", "N0002", "README.md", "_log", "_pages.tsv",
+                       "_search"]
     assert sh(f"ls {two_pages.path}/N0002").stdout.split() == PAGE_ENTRIES
 
 

@@ -204,6 +204,19 @@ class PageBuilder:
         )
         return action_id
 
+    def object_counts(self) -> tuple[int, ...]:
+        """How many links, images, actions and tables are numbered so far (a mark for
+        `move_objects`)."""
+        return len(self.links), len(self.images), len(self.actions), len(self.tables)
+
+    def move_objects(self, since: tuple[int, ...], old: int, new: int) -> None:
+        """The objects numbered after the mark `since` (object_counts) in section old belong to
+        section new: the line that mentions them went there."""
+        for records, start in zip((self.links, self.images, self.actions, self.tables), since):
+            for index in range(start, len(records)):
+                if records[index].section == old:
+                    records[index] = replace(records[index], section=new)  # type: ignore[call-overload]
+
     def action(self, action_id: str) -> Action:
         """An action registered earlier in this compile, by its id."""
         return self.actions[self._action_index[action_id]]

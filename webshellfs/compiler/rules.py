@@ -37,8 +37,8 @@ MAX_HEADING_CHARS = 300
 
 LIST_TAGS = frozenset({"ul", "ol", "menu"})
 ORDERED_LIST_TAGS = frozenset({"ol"})
-# Elements that become objects (refs) when walked: inline code holding one is walked, not
-# backticked.
+# Elements that become objects (refs) when walked: inline code holding one is walked, not read
+# as one text.
 OBJECT_TAGS = ("a", "img", "input", "button", "select", "textarea", "table")
 
 # Visually hidden text (dom.visually_hidden) goes to this boilerplate region. A form control
@@ -47,7 +47,7 @@ OBJECT_TAGS = ("a", "img", "input", "button", "select", "textarea", "table")
 HIDDEN_REGION = "hidden"
 CONTROL_TAGS = frozenset({"input", "button", "select", "textarea"})
 INTERACTIVE_TAGS = ("a", "button", "input", "select", "textarea", "form", "summary")
-# Inline elements whose text is code: wrapped in backticks when they hold no object.
+# Inline elements whose text is code: read as one text, without marks, when they hold no object.
 INLINE_CODE_TAGS = frozenset({"code", "kbd", "samp", "tt"})
 PREFORMATTED_TAGS = frozenset({"pre", "listing", "plaintext", "xmp"})
 

@@ -228,6 +228,9 @@ class Walker:
         # Characters written per section, and the content section being written:
         # (index, heading path, name, part number).
         self.filled: dict[int, int] = {}
+        # The objects numbered before the last line was emitted (builder.object_counts): those
+        # after it are mentioned in the next line, and go where it goes.
+        self.objects_mark = builder.object_counts()
         self.content_section: tuple[int, tuple[str, ...], str, int] = (builder.current, (), "", 1)
         # The parent and level of the heading that opened the current section; kicker lines
         # waiting for the heading they stand over.
@@ -491,6 +494,7 @@ class Walker:
             self.held = (self.builder.current, line)
             self.emitted += 1
             self.filled[self.builder.current] = self.filled.get(self.builder.current, 0) + len(line)
+            self.objects_mark = self.builder.object_counts()
 
     def _split_long_section(self) -> None:
         """Continue a content section past MAX_SECTION_CHARS in a new file, `Name (part 2)`,
@@ -502,6 +506,7 @@ class Walker:
         label = f"{name or 'Introduction'} (part {part})"
         self._release_held()
         new_index = self.builder.start_section(path[:-1] + (label,), label)
+        self.builder.move_objects(self.objects_mark, index, new_index)
         self.content_section = (new_index, path, name, part)
 
     def _release_held(self) -> None:
@@ -574,7 +579,7 @@ class Walker:
         self.section_heading = (element.getparent(), level)
         self._place_anchors()
         rendered = self.builder.text_of(element)
-        if _HAS_REF.search(rendered) or _TRAILING_BRACKETS.sub("", rendered.replace("`", "")) != name:
+        if _HAS_REF.search(rendered) or _TRAILING_BRACKETS.sub("", rendered) != name:
             self._emit(rendered)
         return True
 
@@ -775,14 +780,17 @@ class Walker:
         self.held = (self.builder.current, line)
         self.emitted += 1
         self.filled[self.builder.current] = self.filled.get(self.builder.current, 0) + len(line)
+        self.objects_mark = self.builder.object_counts()
 
     def _inline_code(self, element: HtmlElement, stack: list) -> bool:
-        """`code` in backticks, unless it holds objects (links, images…) that need the walk."""
+        """Code inside a sentence as the page shows it, with no marks: a phrase copied from the
+        page (`shared_buffers (integer)`) must be found by grep. Its highlighter's spans are
+        read as one text, unless it holds objects (links, images…) that need the walk."""
         if len(element) and next(element.iterdescendants(*OBJECT_TAGS), None) is not None:
             return True
         code = squash(_preformatted_text(element) if len(element) else element.text or "")
         if code:
-            self._add_text(f"`{code}`")
+            self._add_text(code)
         return False
 
 

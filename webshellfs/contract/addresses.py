@@ -12,6 +12,9 @@ from typing import NewType
 
 PageId = NewType("PageId", str)
 
+# Stands for the page the caller's last command named (its session's own); the engine resolves it.
+LAST_PAGE = PageId("@")
+
 PAGE_RE = re.compile(r"N(\d{4,})")
 # Object identifiers by prefix: A actions, L links, I images, R resources, V long values use
 # four digits; tables use two (T01) because a page rarely has more than a few dozen.
@@ -47,8 +50,8 @@ def format_page_id(number: int) -> PageId:
 
 
 def parse_page_id(text: str) -> PageId | None:
-    """`N0001` → PageId, anything else → None."""
-    return PageId(text) if PAGE_RE.fullmatch(text) else None
+    """`N0001` (or `@`, LAST_PAGE) → PageId, anything else → None."""
+    return PageId(text) if text == LAST_PAGE or PAGE_RE.fullmatch(text) else None
 
 
 def format_object_id(prefix: str, number: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,8 +19,9 @@ from webshellfs.contract.records import Action, CompiledPage, Field, Section, Ta
 LONG_VALUE_CHARS = 2000
 MAP_TABLES_LISTED = 20
 
+MAP_FILE = "_map.md"
 # Present in every page directory, even when empty, so scripts never need `test -e`.
-PAGE_FILES = ("_map.md", "links.tsv", "images.tsv", "actions.tsv", "facts.kv", "resources.tsv")
+PAGE_FILES = (MAP_FILE, "links.tsv", "images.tsv", "actions.tsv", "facts.kv", "resources.tsv")
 PAGE_DIRS = ("content", "boilerplate", "tables", "resources", "long-values")
 # The hidden region is written even when nothing is hidden: an agent told to check it finds it.
 HIDDEN_FILE = "boilerplate/hidden.md"
@@ -261,6 +263,52 @@ def _render_map(
     return ("\n".join(out) + "\n").encode("utf-8", "surrogatepass")
 
 
+OUTLINE_LINES = 12
+_OUTLINED = ("## content/", "## tables/")
+
+
+def map_outline(map_md: bytes, limit: int = OUTLINE_LINES) -> list[str]:
+    """What an answer shows of a new page: the content/ and tables/ parts of its _map.md (a
+    line per section, then per table), at most limit lines, then how many more there are."""
+    lines: list[str] = []
+    keep = False
+    for line in map_md.decode("utf-8", "replace").splitlines():
+        if line.startswith("## "):
+            keep = line.startswith(_OUTLINED)
+            if keep:
+                lines.append(line.removeprefix("## "))
+            continue
+        if keep and line:
+            lines.append("  " + line)
+    if len(lines) <= limit:
+        return lines
+    return lines[: limit - 1] + [f"  … {len(lines) - limit + 1} more lines in _map.md"]
+
+
+SUMMARY_CHARS = 160
+_TABLE_REF = re.compile(r"\bT\d{2,}\b")
+
+
+def map_summary(map_md: bytes, width: int = SUMMARY_CHARS) -> str:
+    """A page's sections on one line, for a list of pages (a retrieve's results): each file's
+    name and the tables in it, `01-intro · 02-specs [T01] · … 9 more`, at most width chars."""
+    sections = []
+    for line in map_outline(map_md, limit=sys.maxsize):
+        name = line.split()[0]
+        if line.startswith("  ") and name.endswith(".md"):
+            tables = _TABLE_REF.findall(line.partition("[")[2])
+            sections.append(name.removesuffix(".md") + (f" [{' '.join(tables)}]" if tables else ""))
+    shown: list[str] = []
+    for section in sections:
+        after = len(sections) - len(shown) - 1
+        tail = f" · … {after} more" if after else ""
+        if shown and len(" · ".join([*shown, section]) + tail) > width:
+            break
+        shown.append(section)
+    left = len(sections) - len(shown)
+    return "content/: " + (" · ".join(shown) or "(empty)") + (f" · … {left} more" if left else "")
+
+
 def _screenshot_line(png: bytes) -> str:
     """`screenshot.png 1280×720 PNG, 84 KB: the viewport when captured` (its size from the
     PNG header)."""
@@ -374,8 +422,11 @@ def diff_files(before: Mapping[str, str], after: Mapping[str, str]) -> FileDiff:
     )
 
 
-def render_state(previous: str, action: str, inputs: Sequence[str], diff: FileDiff) -> bytes:
-    """`_state.md`: the previous address, the action and inputs that made this state, and the
+def render_state(
+    previous: str, action: str, inputs: Sequence[str], diff: FileDiff, effect: Sequence[str] = ()
+) -> bytes:
+    """`_state.md`: the previous address, the action and inputs that made this state, what it
+    changed (lines added and removed, controls that came or went: engine/effect.py), and the
     files changed / added / removed against the previous state."""
     out = [
         "# state",
@@ -383,6 +434,8 @@ def render_state(previous: str, action: str, inputs: Sequence[str], diff: FileDi
         f"action: {clean_field(action)}",
         f"inputs: {' '.join(clean_field(i) for i in inputs) or '(none)'}",
     ]
+    if effect:
+        out += ["", f"## what changed ({len(effect)} lines)", *effect]
     parts = (("changed", diff.changed), ("added", diff.added), ("removed", diff.removed))
     for heading, paths in parts:
         out += ["", f"## {heading} ({len(paths)})", *paths]

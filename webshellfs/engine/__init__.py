@@ -31,6 +31,7 @@ mount has no browser (`no_browser` says why).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -43,11 +44,13 @@ from webshellfs.browser import BrowserFetcher, CapturedResponse, TabCapture
 from webshellfs.compiler import PriorActions
 from webshellfs.compiler.nonhtml import media_type, supported_type
 from webshellfs.config import Settings
-from webshellfs.contract.addresses import PageId
+from webshellfs.contract.addresses import LAST_PAGE, PageId
 from webshellfs.contract.layout import (
+    MAP_FILE,
     STATE_FILE,
     clean_field,
     file_digests,
+    map_summary,
     render_page,
     render_state,
 )
@@ -55,7 +58,8 @@ from webshellfs.contract.records import CompiledPage
 from webshellfs.engine.live import Compiled, LiveTabs, StateNote, StoredFetcher
 from webshellfs.engine.progress import Progress, report, reporting
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
-from webshellfs.engine.records import Answer, Entry, Outcome, Response
+from webshellfs.engine.effect import page_outline
+from webshellfs.engine.records import Answer, Entry, Outcome, Response, name_page, naming
 from webshellfs.engine.resources import with_responses
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
@@ -69,7 +73,7 @@ from webshellfs.errors import (
     UsageError,
 )
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
-from webshellfs.guide import guide_text
+from webshellfs.guide import guide_text, help_index, topic_text
 from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
 from webshellfs.workers import compile_in_worker
@@ -131,22 +135,22 @@ def _render_stored(
         return render_page(page, page_id, screenshot=screenshot)
     lineage = f"state of {state.previous} after {state.action}"
     files = render_page(page, page_id, lineage, screenshot)
-    files[STATE_FILE] = render_state(state.previous, state.action, state.inputs, state.diff)
+    files[STATE_FILE] = render_state(
+        state.previous, state.action, state.inputs, state.diff, state.effect
+    )
     return files
 
 
-def _open_summary(record: PageRecord, page: CompiledPage, capture: Capture) -> str:
+def _open_summary(
+    record: PageRecord, page: CompiledPage, capture: Capture, map_md: bytes
+) -> str:
+    """The answer to `open`: the page, its outline (so reading _map.md is a choice), its forms,
+    what else it holds, and where to go next."""
     page_id = record.page_id
     lines = [f"{page_id}  {clean_field(page.title) or '(untitled)'}", f"url: {record.url}"]
     if capture.requested_url != capture.url:
         lines.append(f"asked for: {capture.requested_url}")
-    content = sum(1 for s in page.sections if s.kind == "content")
-    counts = (
-        (content, "section"), (len(page.tables), "table"), (len(page.links), "link"),
-        (len(page.actions), "action"), (len(page.facts), "fact"),
-    )
-    lines.append(" · ".join(f"{n} {noun}{'' if n == 1 else 's'}" for n, noun in counts))
-    lines.append(f"next: cat {page_id}/_map.md   then grep -rn WORD {page_id}/content/")
+    lines += page_outline(page_id, page, map_md)
     return "\n".join(lines) + "\n"
 
 
@@ -180,6 +184,7 @@ class Engine:
         self.tree = TreeView(store, guide_text().encode("utf-8"))
         self._responses: dict[str, Response] = {}
         self._progress: dict[str, Progress] = {}  # session → its running or last command's
+        self._last_page: dict[str, str] = {}  # session → the page its last command named (`@`)
         self._compile_slots = trio.CapacityLimiter(PARALLEL_COMPILES)
         self._backend: search.SearchBackend | None = None
         # robots.txt answers are kept for the life of the mount, one fetch per site.
@@ -215,6 +220,10 @@ class Engine:
         found = self._responses.get(session)
         return no_response_yet(session) if found is None else found.data
 
+    def last_page(self, session: str) -> str | None:
+        """The page the session's last command named (what `@` stands for), if any."""
+        return self._last_page.get(session)
+
     def progress(self, session: str) -> Progress | None:
         """What the session's running command has reported so far, or its last command once
         it has ended (None before its first)."""
@@ -238,8 +247,8 @@ class Engine:
         progress = self._progress[session] = Progress(f"{request_id} progress: {shown}",
                                                       listener=on_progress)
         try:
-            with reporting(progress), trio.fail_after(deadline):
-                body = await self._run(line)
+            with naming() as named, reporting(progress), trio.fail_after(deadline):
+                body = await self._run(line, session)
         except _Answer as answer:
             outcome, body = answer.outcome, answer.text
         except trio.TooSlowError:
@@ -250,6 +259,8 @@ class Engine:
             )
         response = Response(request_id, outcome, f"{request_id} {outcome.value}: {shown}\n{body}")
         self._responses[session] = response
+        if named:
+            self._last_page[session] = named[-1]
         self.tree.touched()
         with trio.CancelScope(shield=True):
             await self._log_write(
@@ -267,9 +278,9 @@ class Engine:
         except Exception:
             log.exception("could not write %s to the log", args[0])
 
-    async def _run(self, line: str | bytes) -> str:
+    async def _run(self, line: str | bytes, session: str) -> str:
         try:
-            command = ctl.parse(line)
+            command = self._at_last_page(ctl.parse(line), session)
             return await self._handlers[type(command)](command)
         except _Answer:
             raise
@@ -282,16 +293,32 @@ class Engine:
                 Outcome.FAILED, f"internal error ({type(error).__name__}); see the daemon's log"
             ) from None
 
+    def _at_last_page(self, command: ctl.Command, session: str) -> ctl.Command:
+        """The command with `@` replaced by the page the session's last command named."""
+        if getattr(command, "page", None) != LAST_PAGE:
+            return command
+        last = self._last_page.get(session)
+        if last is None:
+            raise NotFoundError("@ stands for the page your last command named, and this "
+                                "session has named none yet: open or retrieve a page first")
+        return dataclasses.replace(command, page=PageId(last))  # type: ignore[type-var]
+
     def _require_page(self, page: PageId) -> PageRecord:
         record = self.tree.page(page)
         if record is None:
             raise NotFoundError(f"no page {page}; see _pages.tsv for the stored ones")
+        name_page(page)
         return record
 
     async def _help(self, command: ctl.Help) -> str:
-        if command.verb is not None and command.verb not in ctl.COMMANDS:
-            raise NotFoundError(f"no command {command.verb!r}\n{ctl.help_text()}")
-        return ctl.help_text(command.verb)
+        if command.verb is None:
+            return help_index()
+        if command.verb in ctl.COMMANDS:
+            return ctl.help_text(command.verb)
+        topic = topic_text(command.verb)
+        if topic is None:
+            raise NotFoundError(f"no command or topic {command.verb!r}\n{help_index()}")
+        return topic
 
     def _live(self, command: ctl.Execute | ctl.Focus | ctl.Close) -> tuple[LiveTabs, PageRecord]:
         record = self._require_page(command.page)
@@ -358,8 +385,10 @@ class Engine:
         # Taken by the browser while the page compiled (none over plain HTTP).
         screenshot = await self.live.picture(live_tab) if self.live and live_tab else b""
         record = await self._store_page(compiled, capture, via="open", screenshot=screenshot)
+        name_page(record.page_id)
         page = compiled.page
-        text = _open_summary(record, page, capture)
+        map_md = await trio.to_thread.run_sync(self.store.read_file, record.page_id, MAP_FILE)
+        text = _open_summary(record, page, capture, map_md or b"")
         if self.live is not None and live_tab is not None:
             closed = await self.live.tabs_closed(live_tab.closed_tabs)
             if tab:
@@ -458,7 +487,16 @@ class Engine:
             search_id = await self._add_search(query, failed)
             raise SearchError(f"{error}\n→ _search/{search_id}.md") from None
         search_id = await self._add_search(done.query, done.report)
-        return done.response(search_id)
+        pages = [done.addresses[r.url] for r in done.results if r.url in done.addresses]
+        if pages:
+            name_page(pages[0])
+        outlines = await trio.to_thread.run_sync(self._outlines, pages)
+        return done.response(search_id, outlines)
+
+    def _outlines(self, pages: Sequence[str]) -> dict[str, str]:
+        """Each page's sections on one line (from its _map.md), for a retrieve's answer."""
+        return {page: map_summary(self.store.read_file(PageId(page), MAP_FILE) or b"")
+                for page in pages}
 
     async def _add_search(self, query: str, render: Callable[[str], str]) -> str:
         """Keep a retrieve's report as `_search/Q….md`; its address."""

@@ -34,14 +34,17 @@ from webshellfs.browser import (
 from webshellfs.browser.records import WordsNotShown
 from webshellfs.compiler import KnownAction, PriorActions
 from webshellfs.contract.layout import (
+    MAP_FILE,
     RESOURCE_COLUMNS,
     FileDiff,
     clean_field,
     diff_files,
+    render_page,
     state_digest,
 )
+from webshellfs.engine.effect import bounded, effect_lines, page_outline
 from webshellfs.engine.inputs import TYPED_KINDS, action_title, check_inputs
-from webshellfs.engine.records import Answer, Outcome
+from webshellfs.engine.records import Answer, Outcome, name_page
 from webshellfs.engine.uploads import upload_paths
 from webshellfs.errors import (
     AccessDenied,
@@ -75,6 +78,7 @@ class StateNote:
     action: str
     inputs: tuple[str, ...]
     diff: FileDiff
+    effect: tuple[str, ...] = ()  # what it changed, line by line (engine/effect.py)
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,10 @@ class _Placed:
     # _map.md is left out of a state's identity, so keys that only move the focus (arrows in a
     # menu, Tab in a dialog) change no file.
     focus_moved: str | None = None
+    # A state, or a page reached again: what changed from the page acted on (effect.py).
+    effect: tuple[str, ...] = ()
+    # A new page it led to: its outline (effect.page_outline).
+    outline: tuple[str, ...] = ()
 
     def resource_file(self, url: str, body: bytes) -> str:
         """`N0005/R0002 (resources/R0002.pdf)`: where a kept response or download is."""
@@ -276,21 +284,40 @@ class LiveTabs:
         if elsewhere:
             record = await self._keep(compiled, capture, via=via, parent=base.page_id,
                                       screenshot=await self.picture(result))
-            return _Placed(record, "page", resources=resources, locators=now)
+            map_md = await trio.to_thread.run_sync(self.store.read_file, record.page_id, MAP_FILE)
+            outline = page_outline(record.page_id, compiled.page, map_md or b"")
+            return _Placed(record, "page", resources=resources, locators=now,
+                           outline=tuple(outline))
         focus = compiled.page.focus
         if compiled.digest == base_meta.get("digest"):
             return _Placed(base, "unchanged", resources=resources, locators=now,
                            focus_moved=_moved(focus, base_meta))
         earlier = await self._earlier_state(capture.url, compiled.digest)
+        before = base_meta.get("files") or {}
         if earlier is not None:
             record, meta = earlier
+            diff = diff_files(before, meta.get("files") or {})
+            effect = await trio.to_thread.run_sync(
+                self._effect, base.page_id, diff,
+                lambda: functools.partial(self.store.read_file, record.page_id))
             return _Placed(record, "earlier", resources=resources, locators=now,
-                           focus_moved=_moved(focus, meta))
-        diff = diff_files(base_meta.get("files") or {}, compiled.digests)
-        note = StateNote(base.page_id, action, inputs, diff)
+                           focus_moved=_moved(focus, meta), effect=effect)
+        diff = diff_files(before, compiled.digests)
+        effect = await trio.to_thread.run_sync(
+            self._effect, base.page_id, diff, lambda: render_page(compiled.page).get)
+        note = StateNote(base.page_id, action, inputs, diff, effect)
         record = await self._keep(compiled, capture, via=via, parent=base.page_id, state=note,
                                   screenshot=await self.picture(result))
-        return _Placed(record, "state", diff, resources, now)
+        return _Placed(record, "state", diff, resources, now, effect=effect)
+
+    def _effect(
+        self, base: str, diff: FileDiff, reader: Callable[[], Callable[[str], bytes | None]]
+    ) -> tuple[str, ...]:
+        """What changed from base to the state reader() reads the files of (in a thread: it
+        reads the store and may render the new state's files)."""
+        if not diff:
+            return ()
+        return tuple(effect_lines(diff, functools.partial(self.store.read_file, base), reader()))
 
     # --- commands -------------------------------------------------------------------------------
 
@@ -327,6 +354,7 @@ class LiveTabs:
         placed = await self.place(base, base_meta, result, via, _state_action(command, title),
                                   inputs)
         await self.show(placed.record.page_id, tab, placed.locators)
+        name_page(placed.record.page_id)
         lines += self._outcome(base, placed)
         if command.gesture == "highlight":
             # The gesture checked that the page holds exactly these words selected.
@@ -528,14 +556,14 @@ class LiveTabs:
         if placed.how == "earlier":
             return [
                 f"→ {new}: the same as an earlier state, reused (nothing new stored)",
+                *bounded(placed.effect, f"cat {new}/_map.md"),
                 *_focus_now(placed),
-                f"next: cat {new}/_map.md",
             ]
         if placed.how == "page":
             return [
                 f"→ {new} new page: {clean_field(placed.record.title) or '(untitled)'}",
                 f"url: {placed.record.url}",
-                f"next: cat {new}/_map.md",
+                *placed.outline,
             ]
         diff = placed.diff
         out = [
@@ -544,6 +572,8 @@ class LiveTabs:
                 f"{len(diff.added)} added, {len(diff.removed)} removed (see {new}/_state.md)"
             )
         ]
+        if placed.effect:
+            return out + bounded(placed.effect, f"cat {new}/_state.md")
         for heading, paths in (
             ("changed", diff.changed),
             ("added", diff.added),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
-__all__ = ["Answer", "Entry", "Outcome", "Response"]
+__all__ = ["Answer", "Entry", "Outcome", "Response", "name_page", "naming"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +65,27 @@ class Answer(Exception):
         super().__init__(text)
         self.outcome = outcome
         self.text = text.rstrip("\n") + "\n"
+
+
+# `@`: the page a session's last command named. A command's handlers name pages as they store or
+# act on them (the last one named wins); the engine keeps it per session when the command ends.
+# A context variable, because a command's work runs in tasks it starts (a retrieve's fetches).
+_NAMED: ContextVar[list[str]] = ContextVar("the page a command named")
+
+
+def name_page(page: str) -> None:
+    """page is the one the running command produced or acted on (for `@`)."""
+    holder = _NAMED.get(None)
+    if holder is not None:
+        holder[:] = [page]
+
+
+@contextlib.contextmanager
+def naming() -> Iterator[list[str]]:
+    """Collect the page the command run inside names: the list holds it once named."""
+    holder: list[str] = []
+    token = _NAMED.set(holder)
+    try:
+        yield holder
+    finally:
+        _NAMED.reset(token)

@@ -18,9 +18,14 @@ from webshellfs.engine.records import Entry
 from webshellfs.errors import NotFoundError
 from webshellfs.store import LogRecord, PageFile, PageRecord, Store
 
-__all__ = ["CTL", "LOG_DIR", "PAGES_TSV", "README", "SEARCH_DIR", "TreeView", "no_response_yet"]
+__all__ = [
+    "CTL", "LAST_LINK", "LOG_DIR", "PAGES_TSV", "README", "SEARCH_DIR", "TreeView", "no_response_yet"
+]
 
 CTL = ".ctl"
+# A link to the page the caller's last command named (`@` in commands too); not listed, since a
+# listing is not told who asks.
+LAST_LINK = "@"
 README = "README.md"
 PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"

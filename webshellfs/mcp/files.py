@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from webshellfs.contract.addresses import PageId, parse_page_id
 from webshellfs.engine import Engine
-from webshellfs.engine.tree import CTL
+from webshellfs.engine.tree import CTL, LAST_LINK
 from webshellfs.errors import NotFoundError, UsageError
 from webshellfs.store import Store
 
@@ -44,6 +44,18 @@ def _clean_path(path: str) -> str:
     if ".." in parts:
         raise UsageError(f"{path!r}: paths are under the store; '..' is not allowed")
     return "/".join(parts)
+
+
+def at_last_page(engine: Engine, path: str, session: str) -> str:
+    """path with a leading `@` (the page the session's last command named) made its address."""
+    first, slash, rest = path.partition("/")
+    if first != LAST_LINK:
+        return path
+    page = engine.last_page(session)
+    if page is None:
+        raise NotFoundError("@ stands for the page your last command named, and this session "
+                            "has named none yet: open or retrieve a page first")
+    return page + slash + rest
 
 
 def _listing(engine: Engine, path: str) -> str:
@@ -82,7 +94,7 @@ def read_path(
 ) -> str:
     """A file's text (optionally lines start..end), a directory's listing, or `.ctl`: the
     session's last response. NotFoundError when there is no such path."""
-    clean = _clean_path(path)
+    clean = at_last_page(engine, _clean_path(path), session)
     if clean == CTL:
         data = engine.response(session)
     else:
@@ -98,10 +110,10 @@ def read_path(
     return _bounded(text, start or 1)
 
 
-def read_image(engine: Engine, path: str) -> tuple[str, bytes] | None:
+def read_image(engine: Engine, path: str, session: str) -> tuple[str, bytes] | None:
     """(its path, its bytes) when path is a PNG of the store (a page's screenshot.png), which a
     client that shows images gets as an image instead of text; None for anything else."""
-    clean = _clean_path(path)
+    clean = at_last_page(engine, _clean_path(path), session)
     if clean == CTL:
         return None
     entry = engine.entry(clean)

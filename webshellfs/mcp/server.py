@@ -29,6 +29,7 @@ from webshellfs.mcp.files import (
     MAX_GREP_MATCHES,
     PNG_TYPE,
     GrepQuery,
+    at_last_page,
     grep_pages,
     read_image,
     read_path,
@@ -53,13 +54,17 @@ lists every stored page and state.
 
 StorePath = Annotated[
     str,
-    Field(description="a path under the store: N0001/_map.md, N0001/content/, _pages.tsv, "
+    Field(description="a path under the store: N0001/_map.md, N0001/content/, @/_map.md (@: the "
+          "page your last command named), _pages.tsv, "
           "_log/R0001.md, README.md, .ctl (your last response), or '' for the root"),
 ]
 Start = Annotated[int | None, Field(ge=1, description="first line to show (1-based)")]
 End = Annotated[int | None, Field(ge=1, description="last line to show (included)")]
 Pattern = Annotated[str, Field(description="a regular expression (Python syntax, like grep -E)")]
-GrepPage = Annotated[str | None, Field(description="only this page, like N0001 (default: all)")]
+GrepPage = Annotated[
+    str | None,
+    Field(description="only this page, like N0001, or @ for your last page (default: all)"),
+]
 Group = Annotated[
     str | None,
     Field(description="only this file or folder of each page: content, tables, boilerplate, "
@@ -139,7 +144,7 @@ def build_server(engine: Engine) -> MCPServer:
     ) -> CallToolResult:
         # Point queries and one blob, as a FUSE read does, on the thread that runs the engine.
         try:
-            image = read_image(engine, path)
+            image = read_image(engine, path, session_of(ctx))
             if image is not None:
                 return _image(*image)
             return _answer(read_path(engine, path, session_of(ctx), start, end), False)
@@ -147,10 +152,11 @@ def build_server(engine: Engine) -> MCPServer:
             return _answer(f"{error}\n", True)
 
     async def grep(
-        pattern: Pattern, page: GrepPage = None, group: Group = None,
+        pattern: Pattern, ctx: Context, page: GrepPage = None, group: Group = None,
         ignore_case: IgnoreCase = False, max_matches: MaxMatches = GREP_MATCHES,
     ) -> CallToolResult:
         try:
+            page = at_last_page(engine, page.strip(), session_of(ctx)) if page else page
             query = GrepQuery.make(pattern, page, group, ignore_case, max_matches)
             # Reads every file in scope: in a worker thread, so commands and reads go on.
             return _answer(await trio.to_thread.run_sync(grep_pages, engine.store, query), False)

@@ -86,8 +86,10 @@ def render_retrieve_response(
     *,
     search_id: str,
     backend: str,
+    outlines: Mapping[str, str] | None = None,
 ) -> str:
-    """The `.ctl` response: one line per result, its page address first (or why it failed)."""
+    """The `.ctl` response: one line per result, its page address first (or why it failed),
+    and under it the page's outline on one line when outlines (page → line) has one."""
     report = f"_search/{search_id}.md"
     if not results:
         return f'retrieve "{clean_field(query)}": no results from {backend} → {report}\n'
@@ -98,6 +100,9 @@ def render_retrieve_response(
         shown = status if has_page else f"failed: {clean_field(status)} —"
         title, url = clean_field(result.title), clean_field(result.url)
         out.append(f'{result.rank}. {shown} "{title}" {url}')
+        outline = (outlines or {}).get(addresses.get(result.url, ""))
+        if outline:
+            out.append(f"   {outline}")
     pages = list(dict.fromkeys(addresses[r.url] for r in results if r.url in addresses))
     if pages:
         out.append(f"next: cat {pages[0]}/_map.md   or grep -rn WORD {' '.join(pages)}")

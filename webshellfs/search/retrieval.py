@@ -11,7 +11,7 @@ capture, return its new address). `progress(line)` is told how far it got, one l
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from webshellfs.fetch import Capture, Fetcher
@@ -43,11 +43,11 @@ class Retrieval:
             search_id=search_id, backend=self.backend,
         )
 
-    def response(self, search_id: str) -> str:
-        """The `.ctl` response."""
+    def response(self, search_id: str, outlines: Mapping[str, str] | None = None) -> str:
+        """The `.ctl` response; outlines: a line of each page's outline, by page address."""
         return render_retrieve_response(
             self.query, self.results, self.outcomes, self.addresses,
-            search_id=search_id, backend=self.backend,
+            search_id=search_id, backend=self.backend, outlines=outlines,
         )
 
 
