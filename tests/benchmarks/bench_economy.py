@@ -226,6 +226,10 @@ class MountReading:
     def shows(self, text: str, wanted: str) -> bool:
         return wanted in text
 
+    def offers_last_page(self, readme: str) -> bool:
+        """Whether the mount's README.md tells of `@` in paths (`grep … @/content`)."""
+        return f"{self.LAST_PAGE}/" in readme
+
     # A line grep printed from a page's file: `N0003/content/01-x.md:4:` (or `-4-` around it).
     GREPPED = re.compile(r"^(?:N\d{4}|@)/\S+?[:-]\d+[:-]")
 
@@ -250,14 +254,15 @@ class MountAgent:
 
     tool = "webshellfs"
 
-    def __init__(self, daemon: Daemon, apps: AppsServer, run: Run, number: int) -> None:
+    def __init__(self, daemon: Daemon, apps: AppsServer, run: Run, number: int,
+                 chained: bool) -> None:
         self.sh = Shell(daemon.path, run)
         self.apps = apps
         self.number = number
         self.read = MountReading()
         self.page = ""
         self.pages: list[str] = []
-        self.chained = (daemon.path / self.read.LAST_PAGE).exists()
+        self.chained = chained  # the mount has `@`: a lookup can follow an action in one line
         self.pending = ""  # an action whose page the next lookup reads (chained with `@`)
 
     # commands -----------------------------------------------------------------------------
@@ -297,11 +302,14 @@ class MountAgent:
         return self.look(lambda page: f"grep -rnF {patterns} "
                          + " ".join(f"{page}/{place}" for place in where), why)
 
-    def flush(self) -> None:
-        if self.pending:
-            answer = self.ctl(self.pending)
-            self.pending = ""
-            self._went(self.read.page_led_to(answer))
+    def flush(self) -> str:
+        """Run the pending action alone; its answer."""
+        if not self.pending:
+            return ""
+        answer = self.ctl(self.pending)
+        self.pending = ""
+        self._went(self.read.page_led_to(answer))
+        return answer
 
     # steps --------------------------------------------------------------------------------
 
@@ -348,9 +356,11 @@ class MountAgent:
             f"{name}={_value(value)}" for name, value in inputs.items())
 
     def _effect(self, answer: str, expect: str, also: Iterable[str] = ()) -> str:
-        """What shows whether the action worked: its answer when it says so, else a grep of the
-        page it led to for the message (and for what a refusal would show)."""
-        if answer and self.read.shows(answer, expect):
+        """What shows whether the action worked: its answer when it says so (an action left
+        pending is run alone to read it), else a grep of the page it led to for the message
+        (and for what a refusal would show)."""
+        answer = answer or self.flush()
+        if self.read.shows(answer, expect):
             return answer
         return self.grep([expect, *[word for word in also if word]], why="check")
 
@@ -612,14 +622,18 @@ def run_all(tasks: list[Task], tools: list[str], peer_dir: Path,
         base = Path(temp)
         (base / "uploads").mkdir()
         daemon = Daemon(base, "mount", base / "uploads") if "ours" in tools else None
+        chained = False
         if daemon:
-            once["webshellfs"] = len((daemon.path / "README.md").read_bytes())
+            readme = (daemon.path / "README.md").read_text(encoding="utf-8")
+            once["webshellfs"] = len(readme.encode())
+            chained = MountReading().offers_last_page(readme)
         try:
             for number, task in enumerate(tasks, start=1):
                 for tool in tools:
                     apps.reset()
                     run = Run("webshellfs" if tool == "ours" else "playwright-cli", task.name)
-                    agent: Agent = (MountAgent(daemon, apps, run, number) if tool == "ours"
+                    agent: Agent = (MountAgent(daemon, apps, run, number, chained)
+                                    if tool == "ours"
                                     else PeerAgent(peer_dir, apps, run, number))
                     perform(agent, task, apps, run)
                     agent.close(daemon)
