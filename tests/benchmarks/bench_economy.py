@@ -176,6 +176,8 @@ class MountReading:
         button or link mention, a link right after the words, a table cell's link."""
         found: list[Control] = []
         for line in lines.splitlines():
+            if self.REMOVED.match(line):
+                continue
             body = line.split(":", 2)[-1] if ".cells:" not in line else line
             for mention in self.MENTION.finditer(body):
                 field_ = self.FIELD.match(mention.group(2))
@@ -230,6 +232,8 @@ class MountReading:
         """Whether the mount's README.md tells of `@` in paths (`grep … @/content`)."""
         return f"{self.LAST_PAGE}/" in readme
 
+    # A line an action's answer shows as gone from the page (`  - content/01-x.md:3: …`).
+    REMOVED = re.compile(r"^\s+- \S+:\d+: ")
     # A line grep printed from a page's file: `N0003/content/01-x.md:4:` (or `-4-` around it).
     GREPPED = re.compile(r"^(?:N\d{4}|@)/\S+?[:-]\d+[:-]")
 
@@ -360,9 +364,11 @@ class MountAgent:
         pending is run alone to read it), else a grep of the page it led to for the message
         (and for what a refusal would show)."""
         answer = answer or self.flush()
-        if self.read.shows(answer, expect):
+        also = [word for word in also if word]
+        if self.read.shows(answer, expect) or also and all(self.read.shows(answer, word)
+                                                           for word in also):
             return answer
-        return self.grep([expect, *[word for word in also if word]], why="check")
+        return self.grep([expect, *also], why="check")
 
     def click(self, step: Click) -> None:
         lines = self.grep([step.text])
