@@ -61,7 +61,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from fixtures.apps.server import AppsServer  # noqa: E402
-from fixtures.apps.tasks import TASKS, Click, Fill, Open, Read, Step, Task, Tick  # noqa: E402
+from fixtures.apps.tasks import TASKS, Click, Fill, Open, Read, Task, Tick  # noqa: E402
 from tests.benchmarks.bench_interaction import Daemon  # noqa: E402
 
 PEER_DIR = Path(os.environ.get("WEBSHELL_PEER_DIR",
@@ -637,7 +637,7 @@ def run_all(tasks: list[Task], tools: list[str], peer_dir: Path,
             for number, task in enumerate(tasks, start=1):
                 for tool in tools:
                     apps.reset()
-                    run = Run("webshellfs" if tool == "ours" else "playwright-cli", task.name)
+                    run = Run(MountAgent.tool if tool == "ours" else PeerAgent.tool, task.name)
                     agent: Agent = (MountAgent(daemon, apps, run, number, chained)
                                     if tool == "ours"
                                     else PeerAgent(peer_dir, apps, run, number))
