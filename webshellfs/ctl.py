@@ -22,6 +22,7 @@ __all__ = [
     "Close",
     "Command",
     "Execute",
+    "Explore",
     "Focus",
     "Help",
     "Lookup",
@@ -112,7 +113,21 @@ class Help:
     verb: str | None = None
 
 
-Command = Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help
+@dataclass(frozen=True)
+class Explore:
+    """Walk a site from url and keep its map (webshellfs/explore). url is None only with
+    `resume` (the latest unfinished exploration); a bound left None keeps the default (or,
+    resumed, the one it had)."""
+
+    url: str | None
+    pages: int | None = None
+    depth: int | None = None
+    seconds: float | None = None
+    resume: bool = False
+    refresh: bool = False
+
+
+Command = Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help | Explore
 
 
 class _Usage(Exception):
@@ -402,6 +417,40 @@ def _parse_resolve(args: list[str]) -> Resolve:
     return Resolve(_page(args[0]), args[1])
 
 
+# explore's bounds: option → (field, lowest, highest).
+EXPLORE_BOUNDS = {"--pages": ("pages", 1, 5000), "--depth": ("depth", 0, 50),
+                  "--time": ("seconds", 1, 3600)}
+
+
+def _parse_explore(args: list[str]) -> Explore:
+    """Options and the URL in any order."""
+    found: dict[str, Any] = {}
+    urls: list[str] = []
+    words = iter(args)
+    for word in words:
+        if word in ("--resume", "--refresh"):
+            found[word[2:]] = True
+        elif word in EXPLORE_BOUNDS:
+            name, low, high = EXPLORE_BOUNDS[word]
+            value = next(words, "")
+            if not value.isdigit() or not low <= int(value) <= high:
+                raise _Usage(f"{word} takes a whole number from {low} to {high}")
+            found[name] = int(value)
+        elif word.startswith("--"):
+            raise _Usage(f"unknown option {word!r}; options: --pages N, --depth D, --time S, "
+                         "--resume, --refresh")
+        else:
+            urls.append(word)
+    if len(urls) > 1:
+        raise _Usage("takes one URL")
+    if not urls and not found.get("resume"):
+        raise _Usage("needs a URL (or --resume, to go on with the last unfinished one)")
+    if found.get("resume") and found.get("refresh"):
+        raise _Usage("--resume goes on, --refresh starts again: not both")
+    url = _parse_open(urls).url if urls else None
+    return Explore(url, **found)
+
+
 def _parse_help(args: list[str]) -> Help:
     if len(args) > 1:
         raise _Usage("takes at most one command name")
@@ -483,6 +532,11 @@ COMMANDS: dict[str, Spec] = {
     ),
     "close": Spec(
         _parse_single_page(Close), "close <page>", "close the live tab; the stored page stays"
+    ),
+    "explore": Spec(
+        _parse_explore, "explore <url> [--pages N] [--depth D] [--time S] [--resume|--refresh]",
+        "walk a site breadth first (safely: no form sent, nothing deleted) and keep its map "
+        "in _sites/<site>/map.md",
     ),
     "help": Spec(_parse_help, "help [command]", "this grammar"),
 }

@@ -57,6 +57,7 @@ from webshellfs.engine.progress import Progress, report, reporting
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.records import Answer, Entry, Outcome, Response
 from webshellfs.engine.resources import with_responses
+from webshellfs.engine.sites import EngineDriver, run_explore
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
     CommandSyntaxError,
@@ -69,6 +70,7 @@ from webshellfs.errors import (
     UsageError,
 )
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
+from webshellfs.explore import Explorer, explored_note
 from webshellfs.guide import guide_text
 from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
@@ -194,7 +196,11 @@ class Engine:
             ctl.Execute: self._execute,
             ctl.Focus: self._focus,
             ctl.Close: self._close,
+            ctl.Explore: self._explore,
         }
+        self.explorer = Explorer(store, EngineDriver(
+            store, self._retrieve_fetcher, self._keep, self.live, self._robots, _refuse_wall,
+        ), report)
 
     # --- read side (see tree.py) ----------------------------------------------------------------
 
@@ -368,7 +374,11 @@ class Engine:
             if closed:
                 text += f"tabs closed to stay under the cap: {', '.join(closed)} now stored\n"
             text += "".join(f"note: {clean_field(n)}\n" for n in live_tab.notes)
+        text += await trio.to_thread.run_sync(explored_note, self.store, record.url, page)
         return text + (note + "\n" if note else "")
+
+    async def _explore(self, command: ctl.Explore) -> str:
+        return await run_explore(command, self.explorer)
 
     async def _compile(
         self,
