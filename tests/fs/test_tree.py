@@ -49,7 +49,7 @@ def test_open_answers_with_the_new_page_address(place: Place, site: FixtureSite)
 
 def test_ls_shows_root_files_and_pages(two_pages: Place) -> None:
     listing = sh(f"ls -A {two_pages.path}").stdout.split()
-    assert listing == [".ctl", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search"]
+    assert listing == [".ctl", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search", "_sites"]
     assert sh(f"ls {two_pages.path}/N0002").stdout.split() == PAGE_ENTRIES
 
 

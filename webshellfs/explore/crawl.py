@@ -258,6 +258,7 @@ class Explorer:
     def _follow_links(self, state: SiteState, loaded: Loaded, visit: Visit) -> None:
         queued = {v.url for v in state.frontier}
         skipped = {s.what for s in state.skipped}
+        too_deep = set(state.too_deep)
         for link in loaded.compiled.links:
             url = link.url.partition("#")[0]
             if not url or url in state.pages or url in queued:
@@ -270,7 +271,9 @@ class Explorer:
                     skipped.add(what)
                 continue
             if visit.depth + 1 > state.bounds.depth:
-                state.too_deep += 1
+                if url not in too_deep:
+                    state.too_deep.append(url)
+                    too_deep.add(url)
                 continue
             step = f'"{clean_field(link.text)[:60]}" [{link.id} on {loaded.page}]'
             state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
@@ -324,7 +327,8 @@ class Explorer:
         if url in state.pages or any(v.url == url for v in state.frontier):
             return
         if visit.depth + 1 > state.bounds.depth:
-            state.too_deep += 1
+            if url not in state.too_deep:
+                state.too_deep.append(url)
             return
         state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
 
@@ -342,8 +346,8 @@ def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: boo
     ]
     lines += [f"stopped: {why}" for why in state.stopped]
     if state.too_deep:
-        lines.append(f"depth: {state.too_deep} links deeper than --depth {state.bounds.depth} "
-                     "were not followed")
+        lines.append(f"depth: {len(state.too_deep)} addresses deeper than --depth "
+                     f"{state.bounds.depth} were not followed")
     if state.finished:
         lines.append("finished: every address within the bounds was visited")
     else:

@@ -151,7 +151,9 @@ def render_map(state: SiteState) -> str:
         f"templates, {len(state.behaviors)} behaviours, {state.requests} requests in "
         f"{state.seconds:.0f} s",
         "bounds: " + (" · ".join(state.stopped) if state.stopped else
-                      f"none hit (--pages {state.bounds.pages}, --depth {state.bounds.depth})"),
+                      f"none hit (--pages {state.bounds.pages}, --depth {state.bounds.depth})")
+        + (f" · depth: {len(state.too_deep)} addresses deeper than --depth "
+           f"{state.bounds.depth} not followed" if state.too_deep else ""),
         "files here: pages.tsv (every address, its page and template), templates.tsv, "
         "behaviors.tsv (what each control did, what was skipped), paths.tsv (the clicks to "
         "each page)",

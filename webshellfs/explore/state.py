@@ -101,7 +101,7 @@ class SiteState:
     navigation: list[tuple[str, str, str]] = field(default_factory=list)  # region, text, url
     requests: int = 0
     seconds: float = 0.0  # spent in all runs so far
-    too_deep: int = 0  # links not followed because of the depth bound
+    too_deep: list[str] = field(default_factory=list)  # addresses past the depth bound
 
     def to_json(self) -> str:
         data = asdict(self)
