@@ -1,4 +1,5 @@
-"""The shop for the exploration tests, one per test (its request log is that test's alone)."""
+"""The shop for the exploration tests, one per test (its request log is that test's alone),
+and the real mounts of tests/fs."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from tests.explore.shop_site import ShopSite
+from tests.fs.conftest import new_mount, new_served
+
+__all__ = ["new_mount", "new_served", "shop"]
 
 
 @pytest.fixture
