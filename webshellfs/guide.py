@@ -23,6 +23,7 @@ the page by fixed rules. Read pages with ls, cat, grep, sed -n; act through `.ct
     _pages.tsv    every stored page: page, parent, via, status, title, url
     _log/         R0001.md …: every request and its full response, in order
     _search/      Q0001.md …: ranked results of each retrieve
+    _sites/       SITE/map.md: a site `explore URL` walked once: read it first on that site
     N0001/        one compiled page (or page state):
       _map.md       start here: title, url, every section file with its tables/actions/links
       content/      the main text, one file per heading section (01-<slug>.md …)
