@@ -86,6 +86,6 @@ def effect_of(page: CompiledPage, action: Action, tried: Tried) -> str:
         return f"shows: {_listed(items)}{said}"
     if items:
         return f"opens menu: {_listed(items)}{said}"
-    files = list(tried.changed[:FILES_SHOWN])
-    more = f" … {len(tried.changed) - FILES_SHOWN} more" if len(tried.changed) > FILES_SHOWN else ""
-    return f"changes: {', '.join(files)}{more}{said} (→ {tried.page})"
+    changed = tried.changed
+    more = f" … {len(changed) - FILES_SHOWN} more" if len(changed) > FILES_SHOWN else ""
+    return f"changes: {', '.join(changed[:FILES_SHOWN])}{more}{said} (→ {tried.page})"

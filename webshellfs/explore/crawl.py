@@ -23,7 +23,7 @@ from typing import Protocol
 import trio
 
 from webshellfs.contract.layout import clean_field, format_inputs
-from webshellfs.contract.records import Action, CompiledPage
+from webshellfs.contract.records import Action, CompiledPage, Section
 from webshellfs.errors import AccessDenied, FetchError, UsageError
 from webshellfs.explore.behaviors import Tried, effect_of
 from webshellfs.explore.safety import (
@@ -92,7 +92,8 @@ class Explorer:
         self.store = store
         self.driver = driver
         self.report = report
-        self._last_request = -math.inf
+        self._last_request: dict[str, float] = {}  # site → when it was last sent a request
+        self._walking: set[str] = set()  # sites being explored now (one walk per site)
 
     # --- the state ------------------------------------------------------------------------------
 
@@ -126,7 +127,18 @@ class Explorer:
 
     async def run(self, state: SiteState, seconds: float) -> tuple[int, int, float]:
         """Explore until the frontier is empty or a bound is hit; returns the pages stored, the
-        controls tried and the seconds spent in this run."""
+        controls tried and the seconds spent in this run. UsageError if another session is
+        exploring the same site now."""
+        if state.site in self._walking:
+            raise UsageError(f"{state.site} is being explored by another command now; "
+                             "its map grows as it goes")
+        self._walking.add(state.site)
+        try:
+            return await self._run(state, seconds)
+        finally:
+            self._walking.discard(state.site)
+
+    async def _run(self, state: SiteState, seconds: float) -> tuple[int, int, float]:
         started = trio.current_time()
         command_end = trio.current_effective_deadline() - STOP_MARGIN
         stop_at = min(started + seconds, command_end)
@@ -172,12 +184,13 @@ class Explorer:
             why = f"--time {seconds:g} s"
         state.stopped.append(f"time: {why}; {len(state.frontier)} addresses not visited")
 
-    async def _pace(self) -> None:
+    async def _pace(self, site: str) -> None:
         """The per-site rate limit: at most REQUESTS_PER_SECOND loads and tries."""
-        wait = self._last_request + 1 / REQUESTS_PER_SECOND - trio.current_time()
+        last = self._last_request.get(site, -math.inf)
+        wait = last + 1 / REQUESTS_PER_SECOND - trio.current_time()
         if wait > 0:
             await trio.sleep(wait)
-        self._last_request = trio.current_time()
+        self._last_request[site] = trio.current_time()
 
     async def _visit(self, state: SiteState, visit: Visit, stop_at: float) -> None:
         """Load one address and record it. Its entry joins the state only once it is known
@@ -194,7 +207,7 @@ class Explorer:
             entry.status, entry.template = "listed", like
             state.pages[visit.url] = entry
             return
-        await self._pace()
+        await self._pace(state.site)
         state.requests += 1
         try:
             loaded = await self.driver.load(visit.url)
@@ -214,9 +227,10 @@ class Explorer:
         entry.template = template.id
         self.report(f"{loaded.page} {template.id} depth {visit.depth} {loaded.url}")
         if visit.depth == 0:
-            state.navigation = [(page.sections[link.section].name, clean_field(link.text), link.url)
-                                for link in page.links if 0 <= link.section < len(page.sections)
-                                and page.sections[link.section].name in NAVIGATION_REGIONS]
+            state.navigation = [
+                (section.name, clean_field(link.text), link.url) for link in page.links
+                if (section := _section_of(page, link.section)) is not None
+                and section.name in NAVIGATION_REGIONS]
         self._note_forms(state, loaded)
         self._follow_links(state, loaded, visit)
         if len(template.representatives) < REPRESENTATIVES:
@@ -249,7 +263,8 @@ class Explorer:
         for action in page.actions:
             if action.kind != "submit" or action.context in known:
                 continue
-            region = page.sections[action.section].name if 0 <= action.section < len(page.sections) else ""
+            section = _section_of(page, action.section)
+            region = section.name if section is not None else ""
             search = region == "search" or any(f.type == "search" for f in action.fields)
             state.forms.append(Form(loaded.page, f'{action.id} {action.control} "{action.label}"',
                                     action.context, format_inputs(action), search))
@@ -284,7 +299,7 @@ class Explorer:
     @staticmethod
     def _control_key(page: CompiledPage, template: Template, action: Action) -> str:
         """Chrome controls are the site's (tried once anywhere); content ones the template's."""
-        section = page.sections[action.section] if 0 <= action.section < len(page.sections) else None
+        section = _section_of(page, action.section)
         where = section.name if section is not None and section.kind == CHROME else template.id
         return f"{where}\t{action.control}\t{action.label}"
 
@@ -308,7 +323,7 @@ class Explorer:
             if tries >= TRIES_PER_PAGE or trio.current_time() >= stop_at:
                 return
             tries += 1
-            await self._pace()
+            await self._pace(state.site)
             state.requests += 2  # the reload before the click, and the click
             tried = await self.driver.try_control(loaded.page, action.id)
             effect = effect_of(page, action, tried)
@@ -331,6 +346,10 @@ class Explorer:
                 state.too_deep.append(url)
             return
         state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
+
+
+def _section_of(page: CompiledPage, index: int) -> Section | None:
+    return page.sections[index] if 0 <= index < len(page.sections) else None
 
 
 def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: bool) -> str:

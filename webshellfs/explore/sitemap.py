@@ -101,7 +101,8 @@ def _sections(state: SiteState) -> list[str]:
 def _templates(state: SiteState, counts: Counter[str], listed: Counter[str]) -> list[str]:
     lines = ["## Templates (pages with one structure; their controls were tried on the first two)"]
     for template in state.templates[:TEMPLATES_SHOWN]:
-        extra = f", {listed[template.id]} more listed by their address" if listed[template.id] else ""
+        more = listed[template.id]
+        extra = f", {more} more listed by their address" if more else ""
         lines.append(f"- {template.id}: {counts[template.id]} stored{extra}; e.g. "
                      f"{_path_of(template.example)}: {_cut(template.outline) or '(no headings)'}")
     lines += _more(len(state.templates), TEMPLATES_SHOWN, "templates.tsv")
@@ -113,7 +114,8 @@ def _forms(state: SiteState) -> list[str]:
     ordered = sorted(state.forms, key=lambda f: not f.search)
     for form in ordered[:FORMS_SHOWN]:
         kind = "search" if form.search else "form"
-        lines.append(f"- {kind}: {form.page} {form.action} → {form.address}  inputs: {form.inputs}")
+        lines.append(f"- {kind}: {form.page} {form.action} → {form.address}  "
+                     f"inputs: {form.inputs}")
     if not state.forms:
         lines.append("- none found")
     lines += _more(len(state.forms), FORMS_SHOWN, "behaviors.tsv")
