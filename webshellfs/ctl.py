@@ -22,6 +22,7 @@ __all__ = [
     "Close",
     "Command",
     "Execute",
+    "Choose",
     "Explore",
     "Focus",
     "Help",
@@ -29,6 +30,7 @@ __all__ = [
     "Open",
     "Resolve",
     "Retrieve",
+    "Search",
     "Spec",
     "help_text",
     "parse",
@@ -127,7 +129,27 @@ class Explore:
     refresh: bool = False
 
 
-Command = Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help | Explore
+@dataclass(frozen=True)
+class Search:
+    """Use a site's search box: on a page (`page`), else on the site of `url` (its map's search
+    page, or the URL opened first)."""
+
+    words: str
+    page: PageId | None = None
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Open a menu, dropdown or list by its label and pick an item by its words."""
+
+    page: PageId
+    menu: str
+    item: str
+
+
+Command = (Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help | Explore | Search
+           | Choose)
 
 
 class _Usage(Exception):
@@ -451,6 +473,23 @@ def _parse_explore(args: list[str]) -> Explore:
     return Explore(url, **found)
 
 
+def _parse_search(args: list[str]) -> Search:
+    if len(args) < 2:
+        raise _Usage("needs a page or a site, then the words to search for")
+    words = " ".join(args[1:])
+    page = parse_page_id(args[0])
+    if page is not None:
+        return Search(words, page=page)
+    return Search(words, url=_parse_open(args[:1]).url)
+
+
+def _parse_choose(args: list[str]) -> Choose:
+    if len(args) != 3:
+        raise _Usage('needs a page, the menu\'s label and the item\'s words, each quoted: '
+                     'choose N0001 "Sort by" "Price: low to high"')
+    return Choose(_page(args[0]), args[1], args[2])
+
+
 def _parse_help(args: list[str]) -> Help:
     if len(args) > 1:
         raise _Usage("takes at most one command name")
@@ -537,6 +576,14 @@ COMMANDS: dict[str, Spec] = {
         _parse_explore, "explore <url> [--pages N] [--depth D] [--time S] [--resume|--refresh]",
         "walk a site breadth first (safely: no form sent, nothing deleted) and keep its map "
         "in _sites/<site>/map.md",
+    ),
+    "search": Spec(
+        _parse_search, "search <page-or-site> <word…>",
+        "type the words into the page's (or the site's) search box and submit: the results page",
+    ),
+    "choose": Spec(
+        _parse_choose, "choose <page> <menu> <item>",
+        "open a menu, dropdown or list by its label and pick the item by its words",
     ),
     "help": Spec(_parse_help, "help [command]", "this grammar"),
 }

@@ -7,10 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import chromium_path, require
 from tests.explore.shop_site import ShopSite
 from tests.fs.conftest import new_mount, new_served
+from webshellfs.browser import Browser, BrowserOptions
 
-__all__ = ["new_mount", "new_served", "shop"]
+__all__ = ["browser", "new_mount", "new_served", "shop"]
 
 
 @pytest.fixture
@@ -18,3 +20,15 @@ def shop() -> Iterator[ShopSite]:
     site = ShopSite()
     yield site
     site.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One Chromium for a module's engine tests (each closes its own tabs)."""
+    chromium = chromium_path()
+    require(chromium is not None, "Chromium")
+    assert chromium is not None
+    shared = Browser(BrowserOptions(chromium=chromium, allow_private=True, load_timeout=20.0,
+                                    action_timeout=10.0, settle_cap=2.0, max_tabs=4))
+    yield shared
+    shared.close_blocking()

@@ -5,78 +5,13 @@ bounds and resuming (quicker, and the same walk without the controls)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import pytest
-import trio
-
-from tests.conftest import chromium_path, require
+from tests.explore.engine_run import ask, read, rows, run, site_dir
 from tests.explore.shop_site import ShopSite
-from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions
-from webshellfs.config import Settings
+from webshellfs.browser import Browser
 from webshellfs.engine import Engine, Outcome
-from webshellfs.fetch.http import HttpFetcher
-from webshellfs.store import Store
-
-Body = Callable[[Engine], Awaitable[None]]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = chromium_path()
-    require(chromium is not None, "Chromium")
-    assert chromium is not None
-    shared = Browser(BrowserOptions(chromium=chromium, allow_private=True, load_timeout=20.0,
-                                    action_timeout=10.0, settle_cap=2.0, max_tabs=4))
-    yield shared
-    shared.close_blocking()
-
-
-def run(tmp_path: Path, body: Body, browser: Browser | None = None) -> None:
-    async def main() -> None:
-        config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
-                          allow_private=True, fetch_timeout=20.0, command_deadline=150.0)
-        plain = HttpFetcher(config)
-        if browser is None:
-            engine = Engine(Store(config.cache), plain, config)
-        else:
-            engine = Engine(Store(config.cache), BrowserFetcher(browser), config,
-                            plain_fetcher=plain)
-        try:
-            await body(engine)
-        finally:
-            if browser is not None:
-                for tab, _ in await browser.tabs():
-                    await browser.close_tab(tab)
-                await plain.aclose()
-                engine.store.close()
-            else:
-                await engine.aclose()
-
-    trio.run(main)
-
-
-async def ask(engine: Engine, line: str, outcome: Outcome = Outcome.OK) -> list[str]:
-    response = await engine.command(line, "s1")
-    assert response.outcome is outcome, response.text
-    return response.text.splitlines()[1:]
-
-
-def read(engine: Engine, path: str) -> str:
-    entry = engine.entry(path)
-    assert entry is not None, path
-    return engine.read(path, 0, entry.size).decode()
-
-
-def rows(engine: Engine, path: str) -> list[list[str]]:
-    return [line.split("\t") for line in read(engine, path).splitlines()[1:]]
-
-
-def site_dir(shop: ShopSite) -> str:
-    return "_sites/127.0.0.1-" + shop.base.rpartition(":")[2]
-
 
 def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite) -> None:
     async def body(engine: Engine) -> None:

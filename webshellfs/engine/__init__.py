@@ -57,6 +57,7 @@ from webshellfs.engine.progress import Progress, report, reporting
 from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.records import Answer, Entry, Outcome, Response
 from webshellfs.engine.resources import with_responses
+from webshellfs.engine.shortcuts import run_choose, run_search
 from webshellfs.engine.sites import EngineDriver, run_explore
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
@@ -197,6 +198,8 @@ class Engine:
             ctl.Focus: self._focus,
             ctl.Close: self._close,
             ctl.Explore: self._explore,
+            ctl.Search: functools.partial(run_search, self),
+            ctl.Choose: functools.partial(run_choose, self),
         }
         self.explorer = Explorer(store, EngineDriver(
             store, self._retrieve_fetcher, self._keep, self.live, self._robots, _refuse_wall,
@@ -379,6 +382,23 @@ class Engine:
 
     async def _explore(self, command: ctl.Explore) -> str:
         return await run_explore(command, self.explorer)
+
+    # --- what the shortcuts (engine/shortcuts.py) build on: open, execute and their checks
+
+    def require_page(self, page: PageId) -> PageRecord:
+        return self._require_page(page)
+
+    def require_live(self, verb: str) -> LiveTabs:
+        if self.live is None:
+            raise _Answer(Outcome.FAILED, f"{verb} needs the live browser: "
+                          f"{self.no_browser or 'this mount has no browser'}")
+        return self.live
+
+    async def command_open(self, url: str) -> str:
+        return await self._open(ctl.Open(url))
+
+    async def command_execute(self, command: ctl.Execute) -> str:
+        return await self._execute(command)
 
     async def _compile(
         self,

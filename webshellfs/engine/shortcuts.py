@@ -1,0 +1,120 @@
+"""`search` and `choose`: one command where a person's way takes two or three, made of the
+engine's own `open` and `execute` (so their answers are the usual ones, after a line saying
+what the shortcut did). Which control to use is decided by webshellfs/explore/shortcuts.py;
+an explored site's map gives `search` its search page and `choose` what a menu was seen to do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import trio
+
+from webshellfs import ctl
+from webshellfs.contract.layout import clean_field
+from webshellfs.engine.inputs import action_title
+from webshellfs.errors import NotFoundError, UsageError
+from webshellfs.explore import map_address, site_of
+from webshellfs.explore.shortcuts import named, results_url, search_control
+
+if TYPE_CHECKING:
+    from webshellfs.engine import Engine
+
+__all__ = ["run_choose", "run_search"]
+
+LABELS_SHOWN = 12
+
+
+async def _search_page(engine: Engine, url: str, lines: list[str]) -> str:
+    """The page whose search box serves the site of url: the one its map names, else url
+    opened now."""
+    state = await trio.to_thread.run_sync(engine.explorer.saved, site_of(url))
+    forms = [form for form in (state.forms if state is not None else []) if form.search]
+    if forms:
+        lines.append(f"search box of {site_of(url)}: {forms[0].page} {forms[0].action} "
+                     f"(from {map_address(site_of(url))}/map.md)")
+        return forms[0].page
+    opened = await engine.command_open(url)
+    lines.append(opened.rstrip("\n"))
+    return opened.split()[0]
+
+
+async def run_search(engine: Engine, command: ctl.Search) -> str:
+    lines: list[str] = []
+    page = command.page or await _search_page(engine, command.url, lines)
+    engine.require_page(page)
+    meta = await trio.to_thread.run_sync(engine.store.page_meta, page)
+    found = search_control(meta)
+    if found is None:
+        raise NotFoundError(f"{page} has no search box (no form with a search field, no field "
+                            f"labelled as a search); see {page}/actions.tsv")
+    title = action_title(found.object_id, found.record)
+    words = command.words
+    if engine.live is None:
+        target = str(found.record.get("target") or "")
+        if not (found.field and target.startswith(("http:", "https:"))
+                and "POST" not in str(found.record.get("context", ""))):
+            raise UsageError(f"{title} on {page} is not a GET form, and this mount has no "
+                             "browser to type into it")
+        lines.append(f"searched with {title} on {page}: {found.field}={words!r}, its results "
+                     "address opened (no live browser)")
+        return "\n".join(lines) + "\n" + await engine.command_open(
+            results_url(found.record, found.field, words))
+    if found.field:
+        execute = ctl.Execute(page, found.object_id, ((found.field, words),))
+        lines.append(f"searched with {title} on {page}: {found.field}={words!r}")
+    else:
+        execute = ctl.Execute(page, found.object_id, (("value", words),), keys=("Enter",))
+        lines.append(f"searched with {title} on {page}: typed {words!r}, then Enter")
+    return "\n".join(lines) + "\n" + await engine.command_execute(execute)
+
+
+def _labels(meta: dict) -> str:  # type: ignore[type-arg]
+    labels = [clean_field(str(a.get("label", ""))) for a in (meta.get("actions") or {}).values()]
+    labels += [clean_field(str(t)) for t in (meta.get("link_texts") or {}).values()]
+    shown = ", ".join(repr(label) for label in labels[:LABELS_SHOWN] if label)
+    return shown + (f" … {len(labels) - LABELS_SHOWN} more" if len(labels) > LABELS_SHOWN else "")
+
+
+async def _recorded(engine: Engine, url: str, label: str) -> list[str]:
+    """What the site's map says the menu did when it was explored, if it was."""
+    state = await trio.to_thread.run_sync(engine.explorer.saved, site_of(url))
+    for behavior in state.behaviors if state is not None else []:
+        if behavior.control.partition('"')[2].rstrip('"') == label:
+            return [f"the map says {behavior.control.partition(' ')[2]} {behavior.effect} "
+                    f"(explored on {behavior.page})"]
+    return []
+
+
+async def run_choose(engine: Engine, command: ctl.Choose) -> str:
+    page = command.page
+    record = engine.require_page(page)
+    meta = await trio.to_thread.run_sync(engine.store.page_meta, page)
+    menu = named(meta, command.menu, links=False)
+    if menu is None:
+        raise NotFoundError(f"no control on {page} is labelled {command.menu!r}; its controls "
+                            f"and links: {_labels(meta)}")
+    title = action_title(menu.object_id, menu.record)
+    if menu.record.get("kind") == "select":  # a list that shows its options already
+        execute = ctl.Execute(page, menu.object_id, (("value", command.item),))
+        return f"chose {command.item!r} in {title} on {page}\n" + await engine.command_execute(
+            execute)
+    live = engine.require_live("choose")
+    lines = await _recorded(engine, record.url, str(menu.record.get("label", "")))
+    outcome = await live.outcome_of(ctl.Execute(page, menu.object_id), record)
+    opened = outcome.record.page_id
+    if outcome.how == "page":
+        return "\n".join([*lines, f"opened {title} on {page}: it led to another page, "
+                          f"{opened} {outcome.record.url}; nothing chosen"]) + "\n"
+    lines.append(f"opened {title} on {page} → {opened}"
+                 + (" (unchanged)" if outcome.how == "unchanged" else ""))
+    state_meta = await trio.to_thread.run_sync(engine.store.page_meta, opened)
+    others = {**state_meta, "actions": {k: v for k, v in (state_meta.get("actions") or {}).items()
+                                        if k != menu.object_id}}
+    item = named(others, command.item)
+    if item is None:
+        raise NotFoundError("\n".join(lines) + f"\nno item reads {command.item!r} on {opened}; "
+                            f"its controls and links: {_labels(state_meta)}")
+    lines.append(f"picked {action_title(item.object_id, item.record)}")
+    return "\n".join(lines) + "\n" + await engine.command_execute(
+        ctl.Execute(opened, item.object_id))
