@@ -578,7 +578,7 @@ COMMANDS: dict[str, Spec] = {
         "in _sites/<site>/map.md",
     ),
     "search": Spec(
-        _parse_search, "search <page-or-site> <word…>",
+        _parse_search, "search <page-or-site> <term…>",
         "type the words into the page's (or the site's) search box and submit: the results page",
     ),
     "choose": Spec(
