@@ -17,6 +17,11 @@ def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite
     async def body(engine: Engine) -> None:
         lines = await ask(engine, f"explore {shop.url('/index.html')}")
         site = site_dir(shop)
+        # Its progress, as `cat .progress` shows it: a line per page and per control tried.
+        progress = engine.progress("s1")
+        assert progress is not None
+        assert progress.lines[0] == f"N0001 T01 depth 0 {shop.url('/index.html')}"
+        assert 'N0001 tried A0001 button "More": opens menu: Careers, Press' in progress.lines
         assert re.fullmatch(r"explored 127\.0\.0\.1:\d+ from .*/index\.html: 11 pages stored "
                             r"and 5 controls tried in [\d.]+ s", lines[0]), lines
         assert lines[1:] == [

@@ -331,7 +331,7 @@ class Explorer:
             state.behaviors.append(Behavior(loaded.page, template.id, title, effect,
                                             "content" if where == template.id else where))
             state.tried.append(key)
-            self.report(f"  {loaded.page} {title}: {effect}")
+            self.report(f"{loaded.page} tried {title}: {effect}")
             if tried.how == "page" and same_site(tried.url, state.site):
                 self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
             await self._save(state)
