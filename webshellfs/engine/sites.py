@@ -126,5 +126,8 @@ async def run_explore(command: ctl.Explore, explorer: Explorer) -> str:
         assert command.url is not None
         state = Explorer.new_state(command.url, bounds)
     stored, tried, spent = await explorer.run(state, bounds.seconds)
-    return answer(state, stored, tried, spent, resumed)
+    note = "" if explorer.driver.live else (
+        "note: this mount has no browser: the pages were walked over plain HTTP and no "
+        "control was tried\n")
+    return answer(state, stored, tried, spent, resumed) + note
 

@@ -24,7 +24,7 @@ import trio
 
 from webshellfs.contract.layout import clean_field, format_inputs
 from webshellfs.contract.records import Action, CompiledPage, Section
-from webshellfs.errors import AccessDenied, FetchError, UsageError
+from webshellfs.errors import CompileError, FetchError, NotFoundError, UsageError
 from webshellfs.explore.behaviors import Tried, effect_of
 from webshellfs.explore.safety import (
     control_refusal,
@@ -211,7 +211,7 @@ class Explorer:
         state.requests += 1
         try:
             loaded = await self.driver.load(visit.url)
-        except (FetchError, AccessDenied, UsageError) as error:
+        except (FetchError, CompileError, UsageError, NotFoundError) as error:
             entry.status = "failed: " + clean_field(str(error)).split(";")[0][:200]
             state.pages[visit.url] = entry
             self.report(f"{visit.url}: {entry.status}")
