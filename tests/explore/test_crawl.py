@@ -68,6 +68,8 @@ def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite
         assert f"site map: {site}/map.md" in opened
         assert any(line.startswith("site: explored ") and "this page has template T04" in line
                    for line in opened)
+        page = opened[0].split()[0]
+        assert "this site was explored " in read(engine, f"{page}/_map.md")
         # Done once: again only when asked to.
         again = await ask(engine, f"explore {shop.url('/')}", Outcome.INVALID)
         assert again[0].endswith("`explore --refresh URL` explores it again")

@@ -31,6 +31,7 @@ mount has no browser (`no_browser` says why).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -71,7 +72,7 @@ from webshellfs.errors import (
     UsageError,
 )
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
-from webshellfs.explore import Explorer, explored_note
+from webshellfs.explore import Explorer, explored
 from webshellfs.guide import guide_text
 from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
@@ -364,6 +365,11 @@ class Engine:
             raise
         responses = live_tab.kept if live_tab is not None else ()
         compiled = await self._compile(capture, responses)
+        site = await trio.to_thread.run_sync(explored, self.store, capture.url, compiled.page)
+        if site is not None:  # its _map.md says so too (a note: no part of the page's state)
+            page_notes = (*compiled.page.notes, site.map_note())
+            compiled = dataclasses.replace(
+                compiled, page=dataclasses.replace(compiled.page, notes=page_notes))
         # Taken by the browser while the page compiled (none over plain HTTP).
         screenshot = await self.live.picture(live_tab) if self.live and live_tab else b""
         record = await self._store_page(compiled, capture, via="open", screenshot=screenshot)
@@ -377,7 +383,7 @@ class Engine:
             if closed:
                 text += f"tabs closed to stay under the cap: {', '.join(closed)} now stored\n"
             text += "".join(f"note: {clean_field(n)}\n" for n in live_tab.notes)
-        text += await trio.to_thread.run_sync(explored_note, self.store, record.url, page)
+        text += site.answer() if site is not None else ""
         return text + (note + "\n" if note else "")
 
     async def _explore(self, command: ctl.Explore) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from webshellfs.explore.behaviors import Tried
 from webshellfs.explore.crawl import DEFAULT_BOUNDS, Driver, Explorer, Loaded, answer
-from webshellfs.explore.notes import explored_note
+from webshellfs.explore.notes import Explored, explored
 from webshellfs.explore.safety import site_of
 from webshellfs.explore.sitemap import SITES_TOP, map_address, site_directory
 from webshellfs.explore.state import Bounds, SiteState
@@ -29,12 +29,13 @@ __all__ = [
     "SITES_TOP",
     "Bounds",
     "Driver",
+    "Explored",
     "Explorer",
     "Loaded",
     "SiteState",
     "Tried",
     "answer",
-    "explored_note",
+    "explored",
     "map_address",
     "site_directory",
     "site_of",
