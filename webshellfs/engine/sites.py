@@ -27,6 +27,7 @@ from webshellfs.explore import (
     SiteState,
     Tried,
     answer,
+    map_address,
     site_of,
 )
 from webshellfs.fetch import Capture, Fetcher
@@ -112,7 +113,7 @@ async def run_explore(command: ctl.Explore, explorer: Explorer) -> str:
     resumed = saved is not None and not command.refresh
     if saved is not None and not command.refresh and saved.finished and not command.resume:
         raise UsageError(
-            f"{saved.site} was explored already (see _sites/… map.md: it says when); "
+            f"{saved.site} was explored already: {map_address(saved.site)}/map.md says when; "
             "`explore --refresh URL` explores it again"
         )
     bounds = _bounds(command, saved if resumed else None)
