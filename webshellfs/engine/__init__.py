@@ -22,6 +22,8 @@ the first retrieve, so a misconfigured one fails retrieve and never `open`.
       resources.py responses and downloads a live page received → resources and their tables
       progress.py  what a running command reports (`report`), shown as `.progress` and over
                    the socket to a `webshell` in a terminal
+      sites.py     `explore`: the exploration room's Driver over the engine's own paths
+      shortcuts.py `search` and `choose`, made of open and execute
 
 Given a `BrowserFetcher`, pages open in Chromium as live tabs (`_pages.tsv` status active/live)
 and execute/focus/close work; a page the browser fails to load is fetched over `plain_fetcher`
