@@ -33,6 +33,7 @@ from webshellfs.explore.safety import (
     same_site,
     site_of,
 )
+from webshellfs.explore.shortcuts import is_search_form
 from webshellfs.explore.sitemap import map_address, render_files, site_directory
 from webshellfs.explore.state import (
     Behavior,
@@ -265,7 +266,8 @@ class Explorer:
                 continue
             section = _section_of(page, action.section)
             region = section.name if section is not None else ""
-            search = region == "search" or any(f.type == "search" for f in action.fields)
+            search = region == "search" or is_search_form(
+                action.label, [(f.name, f.type, f.label) for f in action.fields])
             state.forms.append(Form(loaded.page, f'{action.id} {action.control} "{action.label}"',
                                     action.context, format_inputs(action), search))
             known.add(action.context)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-__all__ = ["Found", "named", "results_url", "search_control"]
+__all__ = ["Found", "is_search_form", "named", "results_url", "search_control"]
 
 # Field names and words that say a field takes a search.
 SEARCH_NAMES = frozenset({"q", "query", "search", "s", "keywords", "keyword", "term", "k", "text",
@@ -60,6 +60,13 @@ def _search_field(action: Mapping[str, Any]) -> str:
         if found:
             return str(found[0]["name"])
     return ""
+
+
+def is_search_form(label: str, fields: list[tuple[str, str, str]]) -> bool:
+    """Whether a form (its label; its fields' names, types and labels) is a search box."""
+    action = {"label": label, "fields": [{"name": n, "type": t, "label": lb}
+                                         for n, t, lb in fields]}
+    return bool(_search_field(action))
 
 
 def search_control(meta: Mapping[str, Any]) -> Found | None:
