@@ -63,7 +63,8 @@ def test_search_and_choose_live(tmp_path: Path, browser: Browser, shop: ShopSite
             f"search box of {site}: N0001 A0002 form \"Search\" "
             f"(from _sites/{site.replace(':', '-')}/map.md)",
             "searched with A0002 form \"Search\" on N0001: q='rain jacket'",
-            "executed A0002 form \"Search\" with q=rain jacket on N0001",
+            # typed first (a state of N0001 holding the words), then submitted there
+            "executed A0002 form \"Search\" with q=rain jacket on N0008",
         ]
         assert any(line.endswith("new page: Search results") for line in lines), lines
         chose = await ask(engine, "choose N0001 More Press")
@@ -72,6 +73,15 @@ def test_search_and_choose_live(tmp_path: Path, browser: Browser, shop: ShopSite
         assert chose[1].startswith('opened A0001 button "More" on N0001 → N')
         assert chose[2] == 'picked L0007 link "Press"'
         assert any(line.endswith("new page: Press") for line in chose), chose
+        finder = (await ask(engine, f"open {shop.url('/finder.html')}"))[0].split()[0]
+        took = await ask(engine, f"search {finder} Rain jacket")
+        assert took[0].startswith(f"typed 'Rain jacket' into A0001 form \"Go\" on {finder} → N")
+        assert took[0].endswith("; took the suggestion 'Rain jacket' "
+                                "(A0002 listbox \"Suggestions\")")
+        assert any(line.endswith("new page: Rain jacket") for line in took), took
+        typed = await ask(engine, f"search {finder} rain")  # no suggestion reads just "rain"
+        assert typed[0] == f"searched with A0001 form \"Go\" on {finder}: q='rain'"
+        assert any(line.endswith("new page: Search results") for line in typed), typed
         missing = await ask(engine, "choose N0001 More Jobs", Outcome.INVALID)
         assert "no item reads 'Jobs' on N" in "\n".join(missing)
         assert shop.trapped() == []

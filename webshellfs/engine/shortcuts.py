@@ -6,16 +6,23 @@ an explored site's map gives `search` its search page and `choose` what a menu w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import trio
 
 from webshellfs import ctl
+from webshellfs.contract.addresses import PageId
 from webshellfs.contract.layout import clean_field
 from webshellfs.engine.inputs import action_title
 from webshellfs.errors import NotFoundError, UsageError
 from webshellfs.explore import map_address, site_of
-from webshellfs.explore.shortcuts import named, results_url, search_control
+from webshellfs.explore.shortcuts import (
+    Found,
+    named,
+    results_url,
+    search_control,
+    suggestion,
+)
 
 if TYPE_CHECKING:
     from webshellfs.engine import Engine
@@ -42,6 +49,7 @@ async def _search_page(engine: Engine, url: str, lines: list[str]) -> str:
 async def run_search(engine: Engine, command: ctl.Search) -> str:
     lines: list[str] = []
     page = command.page or await _search_page(engine, command.url, lines)
+    head = "".join(f"{line}\n" for line in lines)
     engine.require_page(page)
     meta = await trio.to_thread.run_sync(engine.store.page_meta, page)
     found = search_control(meta)
@@ -56,17 +64,50 @@ async def run_search(engine: Engine, command: ctl.Search) -> str:
                 and "POST" not in str(found.record.get("context", ""))):
             raise UsageError(f"{title} on {page} is not a GET form, and this mount has no "
                              "browser to type into it")
-        lines.append(f"searched with {title} on {page}: {found.field}={words!r}, its results "
-                     "address opened (no live browser)")
-        return "\n".join(lines) + "\n" + await engine.command_open(
+        said = (f"searched with {title} on {page}: {found.field}={words!r}, its results "
+                "address opened (no live browser)\n")
+        return head + said + await engine.command_open(
             results_url(found.record, found.field, words))
+    return head + await _type_and_go(engine, page, found, words)
+
+
+async def _type_and_go(engine: Engine, page: PageId, found: Found, words: str) -> str:
+    """Type the words as a person does (key by key where the field listens), take the
+    suggestion that reads exactly them if one appeared, else submit (the form's button, or
+    Enter in a lone field)."""
+    live = engine.require_live("search")
+    record = engine.require_page(page)
+    title = action_title(found.object_id, found.record)
+    name = found.field or "value"
+    typed = await live.outcome_of(
+        ctl.Execute(page, found.object_id, ((name, words),), submit=False), record)
+    state = typed.record.page_id
+    if typed.how == "page":  # the page went on by itself while the words were typed
+        return (f"typed {words!r} into {title} on {page}: it led to {state} "
+                f"{typed.record.url}\nnext: cat {state}/_map.md\n")
+    before = {(a.get("kind"), a.get("label")) for a in (await _meta(engine, page)).values()}
+    after = await _meta(engine, state)
+    offered = {k: a for k, a in after.items() if (a.get("kind"), a.get("label")) not in before}
+    pick = suggestion(offered, words)
+    if pick is not None:
+        line = (f"typed {words!r} into {title} on {page} → {state}; took the suggestion "
+                f"{pick.field or pick.record.get('label')!r} "
+                f"({action_title(pick.object_id, pick.record)})")
+        take = (ctl.Execute(state, pick.object_id, (("value", pick.field),)) if pick.field
+                else ctl.Execute(state, pick.object_id, gesture="click"))
+        return line + "\n" + await engine.command_execute(take)
     if found.field:
-        execute = ctl.Execute(page, found.object_id, ((found.field, words),))
-        lines.append(f"searched with {title} on {page}: {found.field}={words!r}")
+        line = f"searched with {title} on {page}: {found.field}={words!r}"
+        go = ctl.Execute(state, found.object_id, ((found.field, words),))
     else:
-        execute = ctl.Execute(page, found.object_id, (("value", words),), keys=("Enter",))
-        lines.append(f"searched with {title} on {page}: typed {words!r}, then Enter")
-    return "\n".join(lines) + "\n" + await engine.command_execute(execute)
+        line = f"searched with {title} on {page}: typed {words!r}, then Enter"
+        go = ctl.Execute(state, found.object_id, gesture="press", keys=("Enter",))
+    return line + "\n" + await engine.command_execute(go)
+
+
+async def _meta(engine: Engine, page: str) -> dict[str, dict[str, Any]]:
+    meta = await trio.to_thread.run_sync(engine.store.page_meta, page)
+    return dict(meta.get("actions") or {})
 
 
 def _labels(meta: dict) -> str:  # type: ignore[type-arg]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-__all__ = ["Found", "is_search_form", "named", "results_url", "search_control"]
+__all__ = ["Found", "is_search_form", "named", "results_url", "search_control", "suggestion"]
 
 # Field names and words that say a field takes a search.
 SEARCH_NAMES = frozenset({"q", "query", "search", "s", "keywords", "keyword", "term", "k", "text",
@@ -88,19 +88,38 @@ def search_control(meta: Mapping[str, Any]) -> Found | None:
     return None
 
 
-def named(meta: Mapping[str, Any], words: str, *, links: bool = True) -> Found | None:
-    """The action (or link) labelled words: an exact label first, then one starting with
-    them, then one holding them; the first in page order at each step."""
+def named(meta: Mapping[str, Any], words: str, *, links: bool = True,
+          exact: bool = False) -> Found | None:
+    """The action (or link) labelled words: an exact label first, then (unless exact) one
+    starting with them, then one holding them; the first in page order at each step."""
     wanted = _squash(words)
     candidates = [(action_id, a, str(a.get("label", "")))
                   for action_id, a in (meta.get("actions") or {}).items()]
     if links:
         candidates += [(link_id, {"kind": "navigate", "control": "link", "label": text},
                         str(text)) for link_id, text in (meta.get("link_texts") or {}).items()]
-    for test in (str.__eq__, str.startswith, str.__contains__):
+    for test in (str.__eq__,) if exact else (str.__eq__, str.startswith, str.__contains__):
         for object_id, record, label in candidates:
             if wanted and test(_squash(label), wanted):
                 return Found(object_id, record)
+    return None
+
+
+def suggestion(offered: Mapping[str, Mapping[str, Any]], words: str) -> Found | None:
+    """Among the controls typing made appear, the suggestion that reads exactly the words: an
+    option or menu item of its own (`field` ""), or a choice of a list box (`field` is the
+    choice's label, given as its value)."""
+    own = named({"actions": offered}, words, links=False, exact=True)
+    if own is not None:
+        return own
+    wanted = _squash(words)
+    for action_id, action in offered.items():
+        if action.get("kind") != "select":
+            continue
+        for field in action.get("fields") or []:
+            for _value, label in field.get("choices") or []:
+                if _squash(label) == wanted:
+                    return Found(action_id, action, str(label))
     return None
 
 
