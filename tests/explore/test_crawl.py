@@ -12,6 +12,7 @@ from tests.explore.engine_run import ask, read, rows, run, site_dir
 from tests.explore.shop_site import ShopSite
 from webshellfs.browser import Browser
 from webshellfs.engine import Engine, Outcome
+from webshellfs.mcp.files import read_path
 
 def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite) -> None:
     async def body(engine: Engine) -> None:
@@ -90,6 +91,9 @@ def test_bounds_are_reported_and_resume_goes_on(tmp_path: Path, shop: ShopSite) 
         site = site_dir(shop)
         site_map = read(engine, f"{site}/map.md")
         assert "not finished (`explore --resume` continues)" in site_map
+        # The MCP server's read shows the same files.
+        assert read_path(engine, f"{site}/map.md", "s1") == site_map
+        assert read_path(engine, "_sites", "s1") == f"{site.partition('/')[2]}/\n"
         assert "bounds: pages: 3 stored (--pages 3); 4 addresses not visited · depth: " in site_map
         resumed = await ask(engine, "explore --resume --pages 50")
         assert resumed[0].startswith(f"resumed 127.0.0.1:{shop.base.rpartition(':')[2]} from ")
