@@ -1,7 +1,7 @@
 """The fixture shop for exploration tests: pages made from the templates under
 fixtures/explore/shop/ (a home page, two list templates' pages, product and article detail
-pages, an about page with a form; a product finder whose search box suggests products, linked
-from nowhere), on 127.0.0.1, with a log of every request it was sent.
+pages, an about page with a form; a product finder whose search box suggests products and a
+menu with a submenu, both linked from nowhere), on 127.0.0.1, with a log of every request it was sent.
 
 The traps an exploration must never spring are real routes that the log would show: a "Log out"
 link (/logout), a "Delete account", "Buy now" and "Unsubscribe" button (each a POST), forms
@@ -59,6 +59,8 @@ def page_for(path: str, query: dict[str, list[str]]) -> bytes | None:
         return render("index.html")
     if path == "/about.html":
         return render("about.html")
+    if path == "/menus.html":  # linked from nowhere: a menu with a submenu
+        return render("menus.html")
     if path == "/finder.html":  # linked from nowhere: a search box with suggestions
         names = "[" + ", ".join(f'"{name}"' for name, _ in PRODUCTS.values()) + "]"
         return render("finder.html", names=names)

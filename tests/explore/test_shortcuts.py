@@ -3,6 +3,7 @@ both shortcuts through the engine on the shop (live, and search over plain HTTP)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.explore.engine_run import ask, run
@@ -82,6 +83,12 @@ def test_search_and_choose_live(tmp_path: Path, browser: Browser, shop: ShopSite
         typed = await ask(engine, f"search {finder} rain")  # no suggestion reads just "rain"
         assert typed[0] == f"searched with A0001 form \"Go\" on {finder}: q='rain'"
         assert any(line.endswith("new page: Search results") for line in typed), typed
+        menus = (await ask(engine, f"open {shop.url('/menus.html')}"))[0].split()[0]
+        nested = await ask(engine, f'choose {menus} Shop "Shoes > Gaiters"')
+        assert nested[0].startswith(f'opened A0001 button "Shop" on {menus} → N')
+        assert re.fullmatch(r'opened A\d{4} button "Shoes" on N\d{4} → N\d{4}', nested[1])
+        assert re.fullmatch(r'picked L\d{4} link "Gaiters"', nested[2])
+        assert any(line.endswith("new page: Gaiters") for line in nested), nested
         missing = await ask(engine, "choose N0001 More Jobs", Outcome.INVALID)
         assert "no item reads 'Jobs' on N" in "\n".join(missing)
         assert shop.trapped() == []

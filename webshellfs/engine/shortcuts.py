@@ -149,13 +149,32 @@ async def run_choose(engine: Engine, command: ctl.Choose) -> str:
                           f"{opened} {outcome.record.url}; nothing chosen"]) + "\n"
     lines.append(f"opened {title} on {page} → {opened}"
                  + (" (unchanged)" if outcome.how == "unchanged" else ""))
+    # `Shoes > Trail shoe`: each step but the last opens a nested menu.
+    *steps, last = [step.strip() for step in command.item.split(" > ")]
+    used = {menu.object_id}
+    for step in steps:
+        meta = await trio.to_thread.run_sync(engine.store.page_meta, opened)
+        found = named(_without(meta, used), step)
+        if found is None:
+            raise NotFoundError("\n".join(lines) + f"\nno item reads {step!r} on {opened}; its "
+                                f"controls and links: {_labels(meta)}")
+        used.add(found.object_id)
+        before = engine.require_page(opened)
+        outcome = await live.outcome_of(ctl.Execute(opened, found.object_id), before)
+        lines.append(f"opened {action_title(found.object_id, found.record)} on {opened} → "
+                     f"{outcome.record.page_id}")
+        opened = outcome.record.page_id
     state_meta = await trio.to_thread.run_sync(engine.store.page_meta, opened)
-    others = {**state_meta, "actions": {k: v for k, v in (state_meta.get("actions") or {}).items()
-                                        if k != menu.object_id}}
-    item = named(others, command.item)
+    item = named(_without(state_meta, used), last)
     if item is None:
-        raise NotFoundError("\n".join(lines) + f"\nno item reads {command.item!r} on {opened}; "
+        raise NotFoundError("\n".join(lines) + f"\nno item reads {last!r} on {opened}; "
                             f"its controls and links: {_labels(state_meta)}")
     lines.append(f"picked {action_title(item.object_id, item.record)}")
     return "\n".join(lines) + "\n" + await engine.command_execute(
         ctl.Execute(opened, item.object_id))
+
+
+def _without(meta: dict[str, Any], used: set[str]) -> dict[str, Any]:
+    """A page's meta without the controls a shortcut already opened."""
+    actions = {k: v for k, v in (meta.get("actions") or {}).items() if k not in used}
+    return {**meta, "actions": actions}
