@@ -72,6 +72,9 @@ def test_kill_9_mid_exploration_then_resume(new_mount: Callable[[], Mount]) -> N
         assert re.match(rf"R0002 ok: explore --resume\nresumed 127\.0\.0\.1:\d+ from ",
                         result.stdout)
         assert "finished: every address within the bounds was visited" in result.stdout
+        # The same file read again on the same mount: the kernel holds no stale copy of it.
+        map_after = sh(f"cat {second.path}/_sites/{site}/map.md").stdout
+        assert map_after != map_before and "; finished\n" in map_after
         rows = [line.split("\t") for line in
                 (second.path / "_sites" / site / "pages.tsv").read_text().splitlines()[1:]]
         stored = [row[0] for row in rows if row[5] == "stored"]
