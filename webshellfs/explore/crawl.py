@@ -89,8 +89,10 @@ class _Stop(Exception):
 class Explorer:
     """Runs explorations over a driver and keeps them in the store; `report` tells progress."""
 
-    def __init__(self, store: Store, driver: Driver, report: Callable[[str], None]) -> None:
+    def __init__(self, store: Store, driver: Driver, report: Callable[[str], None],
+                 requests_per_second: float = REQUESTS_PER_SECOND) -> None:
         self.store = store
+        self.interval = 1 / requests_per_second
         self.driver = driver
         self.report = report
         self._last_request: dict[str, float] = {}  # site → when it was last sent a request
@@ -152,7 +154,7 @@ class Explorer:
                 visit = state.frontier[0]
                 with trio.move_on_at(stop_at + STOP_MARGIN / 2) as cut:
                     await self._visit(state, visit, stop_at)
-                if cut.cancelled_caught:
+                if cut.cancelled_caught or state.trying:  # out of time amid its controls
                     self._stopped_by_time(state, command_end, seconds)
                     raise _Stop
                 state.frontier.pop(0)
@@ -186,9 +188,9 @@ class Explorer:
         state.stopped.append(f"time: {why}; {len(state.frontier)} addresses not visited")
 
     async def _pace(self, site: str) -> None:
-        """The per-site rate limit: at most REQUESTS_PER_SECOND loads and tries."""
+        """The per-site rate limit: loads and tries at least `interval` seconds apart."""
         last = self._last_request.get(site, -math.inf)
-        wait = last + 1 / REQUESTS_PER_SECOND - trio.current_time()
+        wait = last + self.interval - trio.current_time()
         if wait > 0:
             await trio.sleep(wait)
         self._last_request[site] = trio.current_time()
@@ -196,7 +198,10 @@ class Explorer:
     async def _visit(self, state: SiteState, visit: Visit, stop_at: float) -> None:
         """Load one address and record it. Its entry joins the state only once it is known
         whole: a visit cut short (a killed daemon, the deadline) is made again on resume."""
-        if visit.url in state.pages:
+        known = state.pages.get(visit.url)
+        if known is not None and known.page and known.page == state.trying:
+            await self._try_again(state, visit, known, stop_at)
+        if known is not None:
             return
         entry = PageEntry(visit.url, visit.depth, "", path=visit.path)
         if not await self.driver.allowed(visit.url):
@@ -236,7 +241,24 @@ class Explorer:
         self._follow_links(state, loaded, visit)
         if len(template.representatives) < REPRESENTATIVES:
             template.representatives.append(loaded.page)
+            state.trying = loaded.page
             await self._try_controls(state, loaded, template, visit, stop_at)
+
+    async def _try_again(self, state: SiteState, visit: Visit, entry: PageEntry,
+                         stop_at: float) -> None:
+        """A page whose controls were being tried when the walk was cut (a killed daemon):
+        load it again and try those not tried yet."""
+        template = state.template(entry.template)
+        await self._pace(state.site)
+        state.requests += 1
+        try:
+            loaded = await self.driver.load(visit.url)
+        except (FetchError, CompileError, UsageError, NotFoundError):
+            loaded = None
+        if loaded is None or template is None:
+            state.trying = ""
+            return
+        await self._try_controls(state, loaded, template, visit, stop_at)
 
     @staticmethod
     def _listed_like(state: SiteState, url: str) -> str:
@@ -307,6 +329,8 @@ class Explorer:
 
     async def _try_controls(self, state: SiteState, loaded: Loaded, template: Template,
                             visit: Visit, stop_at: float) -> None:
+        """Try the page's controls not tried yet for its template (or the site's chrome);
+        `state.trying` is cleared once they all were."""
         page = loaded.compiled
         tries = 0
         for action in page.actions:
@@ -322,8 +346,10 @@ class Explorer:
                 if refusal and action.kind != "submit":  # forms are listed as forms
                     state.skipped.append(Skip(loaded.page, title, refusal))
                 continue
-            if tries >= TRIES_PER_PAGE or trio.current_time() >= stop_at:
-                return
+            if tries >= TRIES_PER_PAGE:
+                break
+            if trio.current_time() >= stop_at:
+                return  # out of time: `state.trying` stays, so a resume tries the rest
             tries += 1
             await self._pace(state.site)
             state.requests += 2  # the reload before the click, and the click
@@ -337,6 +363,7 @@ class Explorer:
             if tried.how == "page" and same_site(tried.url, state.site):
                 self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
             await self._save(state)
+        state.trying = ""
 
     @staticmethod
     def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:

@@ -99,6 +99,7 @@ class SiteState:
     skipped: list[Skip] = field(default_factory=list)
     tried: list[str] = field(default_factory=list)  # keys of controls tried (see crawl.py)
     navigation: list[tuple[str, str, str]] = field(default_factory=list)  # region, text, url
+    trying: str = ""  # the page whose controls are being tried (a resume tries the rest)
     requests: int = 0
     seconds: float = 0.0  # spent in all runs so far
     too_deep: list[str] = field(default_factory=list)  # addresses past the depth bound
