@@ -13,7 +13,6 @@ are listed rather than fetched.
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Callable
@@ -107,8 +106,13 @@ class Explorer:
 
     async def _save(self, state: SiteState) -> None:
         state.updated_ns = time.time_ns()
-        save = functools.partial(self.store.save_site, site_directory(state.site),
-                                 state.to_json(), render_files(state))
+
+        def save() -> None:
+            # Rendered in the worker too (tens of ms for a site of hundreds of pages): the
+            # walk waits for it, so the state holds still meanwhile.
+            self.store.save_site(site_directory(state.site), state.to_json(),
+                                 render_files(state))
+
         with trio.CancelScope(shield=True):  # a checkpoint is short and whole
             await trio.to_thread.run_sync(save)
 
