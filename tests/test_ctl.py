@@ -134,5 +134,5 @@ def test_every_verb_of_the_contract_is_in_the_table() -> None:
     assert list(ctl.COMMANDS) == [
         "retrieve", "open", "execute", "fill", "click", "dblclick", "rightclick", "hover",
         "highlight", "press", "drag", "scroll", "upload", "back", "forward", "focus", "lookup",
-        "resolve", "close", "help",
+        "resolve", "close", "explore", "search", "choose", "help",
     ]

@@ -61,7 +61,7 @@ from webshellfs.errors import (
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.store import PageRecord, Store
 
-__all__ = ["Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
+__all__ = ["ActionOutcome", "Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,17 @@ class Compiled:
     @property
     def digest(self) -> str:
         return state_digest(self.digests)
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """Where an action led, without the words of an answer (exploration reads this): how is
+    page | state | earlier | unchanged, record the page the tab shows now."""
+
+    how: str
+    record: PageRecord
+    diff: FileDiff
+    result: TabCapture
 
 
 Compile = Callable[..., Awaitable[Compiled]]
@@ -208,6 +219,10 @@ class LiveTabs:
         self._active = page
         changes[page] = "active"
         await self._set(changes)
+
+    def showing(self, page: str) -> bool:
+        """Whether a tab shows page now (as far as this daemon knows)."""
+        return page in self._tab_of
 
     async def add_background(self, page: str, tab: str) -> None:
         """A page in a tab that is not the one in use (a popup)."""
@@ -357,6 +372,25 @@ class LiveTabs:
         async with self._one_at_a_time:
             try:
                 return await self._execute(command, record)
+            except (FetchError, Answer):
+                await self._after_failure()
+                raise
+
+    async def outcome_of(self, command: ctl.Execute, record: PageRecord) -> ActionOutcome:
+        """Run an action as execute does (reopening a page that has no tab) and say where it
+        led; the tab is left showing the result."""
+        async with self._one_at_a_time:
+            try:
+                page = record.page_id
+                meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+                action, values = _action_of(command, meta, page)
+                title = action_title(command.object_id, action)
+                tab, base, base_meta, result = await self._act(record, meta, command, action,
+                                                               values, (), [])
+                placed = await self.place(base, base_meta, result, command.object_id,
+                                          _state_action(command, title), ())
+                await self.show(placed.record.page_id, tab, placed.locators)
+                return ActionOutcome(placed.how, placed.record, placed.diff, result)
             except (FetchError, Answer):
                 await self._after_failure()
                 raise

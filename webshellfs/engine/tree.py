@@ -19,7 +19,8 @@ from webshellfs.errors import NotFoundError
 from webshellfs.store import LogRecord, PageFile, PageRecord, Store
 
 __all__ = [
-    "CTL", "LAST_LINK", "LOG_DIR", "PAGES_TSV", "README", "SEARCH_DIR", "TreeView", "no_response_yet"
+    "CTL", "LAST_LINK", "LOG_DIR", "PAGES_TSV", "README", "SEARCH_DIR", "SITES_DIR", "TreeView",
+    "no_response_yet",
 ]
 
 CTL = ".ctl"
@@ -30,6 +31,7 @@ README = "README.md"
 PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"
 SEARCH_DIR = "_search"
+SITES_DIR = "_sites"  # one directory per explored site: its map (webshellfs/explore)
 PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
 PAGE_TREE_CACHE = 1024
 
@@ -176,7 +178,28 @@ class TreeView:
             Entry(README, README, False, len(self._readme), self.started_ns, False),
             Entry(LOG_DIR, LOG_DIR, True, 0, self._changed_ns, False),
             Entry(SEARCH_DIR, SEARCH_DIR, True, 0, self._changed_ns, False),
+            Entry(SITES_DIR, SITES_DIR, True, 0, self._changed_ns, False),
         ]
+
+    # --- _sites/: an explored site's map, rewritten while an exploration runs (never cached)
+
+    def _site_entry(self, rest: str) -> Entry | None:
+        site, _, name = rest.partition("/")
+        updated = dict(self.store.sites()).get(site)
+        if updated is None or "/" in name:
+            return None
+        path = f"{SITES_DIR}/{rest}"
+        if not name:
+            return Entry(site, path, True, 0, updated, False)
+        size = dict(self.store.site_files(site)).get(name)
+        return None if size is None else Entry(name, path, False, size, updated, False)
+
+    def _site_names(self, rest: str) -> list[str]:
+        if not rest:
+            return [f"{SITES_DIR}/{site}" for site, _ in self.store.sites()]
+        if self._site_entry(rest) is None or "/" in rest:
+            raise NotFoundError(f"no such directory: {SITES_DIR}/{rest}")
+        return [f"{SITES_DIR}/{rest}/{name}" for name, _ in self.store.site_files(rest)]
 
     def _log_file(self, name: str) -> tuple[bytes, int] | None:
         number = _numbered(name, "R")
@@ -214,6 +237,8 @@ class TreeView:
             return None if record is None else Entry(top, top, True, 0, record.created_ns, True)
         if top in (LOG_DIR, SEARCH_DIR):
             return self._record_entry(top, rest)
+        if top == SITES_DIR:
+            return self._site_entry(rest)
         tree = self._tree(top)
         return None if tree is None else tree.entry(rest)
 
@@ -226,6 +251,8 @@ class TreeView:
             names = [f"{LOG_DIR}/R{n:04d}.md" for n in self.store.log_numbers()]
         elif path == SEARCH_DIR:
             names = [f"{SEARCH_DIR}/Q{n:04d}.md" for n in self.store.search_numbers()]
+        elif path.partition("/")[0] == SITES_DIR:
+            names = self._site_names(path.partition("/")[2])
         else:
             top, _, rest = path.partition("/")
             tree = self._tree(top)
@@ -249,6 +276,8 @@ class TreeView:
         elif top in (LOG_DIR, SEARCH_DIR) and rest:
             found = (self._log_file if top == LOG_DIR else self._search_file)(rest)
             data = None if found is None else found[0]
+        elif top == SITES_DIR and rest.count("/") == 1:
+            data = self.store.site_file(*rest.split("/"))
         elif rest:
             tree = self._tree(top)
             page_file = None if tree is None else tree.files.get(rest)
