@@ -661,14 +661,16 @@ async def _select(element: Locator, values: list[str], timeout: float) -> None:
 
 
 # The checkboxes sharing the first one's name (in its form, else in its document or shadow
-# root), each marked to be found again: [[locator, value, label, ticked], …].
+# root), each marked to be found again: [[locator, value, label, ticked], …]. A disabled box
+# is left out, as the form's field leaves it out: nobody can tick or untick it.
 _BOXES = """
 (first) => {
   const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
   const scope = first.form ? Array.from(first.form.elements)
     : Array.from(first.getRootNode().querySelectorAll('input[type=checkbox]'));
   const boxes = first.name
-    ? scope.filter((e) => e.type === 'checkbox' && e.name === first.name) : [first];
+    ? scope.filter((e) => e.type === 'checkbox' && e.name === first.name && !e.disabled)
+    : [first];
   return boxes.map((box) => {
     if (!box.hasAttribute('__LOCATOR__')) {
       const next = window.__wsfsNext || 1;
