@@ -501,7 +501,8 @@ async def select(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
 async def check(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     given = inputs.values
     word = single_value(given, "check") if given else ""
-    wanted = not given or not unticks(word, [await element.get_attribute("value") or ""])
+    own = await element.get_attribute("value", timeout=timeout) or ""
+    wanted = not given or not unticks(word, [own])
     await _set_checked(element, wanted, timeout)
     return (reading(element, word or (UNTICK if not wanted else ""), tick=wanted),)
 
@@ -550,7 +551,7 @@ async def follow(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
 # Two frames of the page: what a component draws anew after a change (in a microtask, or at
 # its next frame) is drawn by then.
 _TWO_FRAMES = (
-    "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    "(found) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 )
 
 
@@ -562,7 +563,7 @@ async def submit(form: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     submitted: the read-backs it answers say which."""
     checks = await set_fields(form, inputs, timeout)
     if checks:
-        await form.evaluate(_TWO_FRAMES)
+        await form.evaluate_all(_TWO_FRAMES)  # evaluate_all: a form drawn anew is not waited on
         missed = await unmet(checks)
         if missed:
             return tuple(said(line) for line in missed)
@@ -684,6 +685,10 @@ _BOXES = """
 """.replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
 
 
+# Whether the first box found is ticked; null when it is gone (no waiting for it).
+_TICKED = "(found) => (found.length ? found[0].checked : null)"
+
+
 def _box_named(boxes: list[list[Any]], part: str) -> list[Any] | None:
     """The box a part of the value means: by its value, else by its label (any case)."""
     wanted = " ".join(part.split()).casefold()
@@ -719,11 +724,10 @@ async def _boxes_step(
             await _set_checked(element, box[0] in wanted, timeout)
 
     async def read() -> str:
-        ticked = {box[0]: await element.is_checked() for box, element in located}
-        if not ticked:
-            return ""
-        missed = [_box_shown(b) for b in boxes if b[0] in wanted and not ticked[b[0]]]
-        still = [_box_shown(b) for b in boxes if b[0] not in wanted and ticked[b[0]]]
+        # A box the page drew anew since (a list re-rendered) is gone: nothing is claimed.
+        ticked = {box[0]: await element.evaluate_all(_TICKED) for box, element in located}
+        missed = [_box_shown(b) for b in boxes if b[0] in wanted and ticked[b[0]] is False]
+        still = [_box_shown(b) for b in boxes if b[0] not in wanted and ticked[b[0]] is True]
         parts = ([f"not ticked: {', '.join(missed)}"] if missed else []) + (
             [f"still ticked: {', '.join(still)}"] if still else [])
         return f"{name}: asked {value or UNTICK}; {'; '.join(parts)}" if parts else ""
