@@ -706,8 +706,9 @@ class _Box:
         return self.label or self.value
 
     def means(self, part: str) -> bool:
+        """Whether a part of the value names it: by its value, or its label in any case."""
         wanted = " ".join(part.split()).casefold()
-        return self.value == part or bool(wanted) and self.label.casefold() == wanted
+        return self.value == part or (bool(wanted) and self.label.casefold() == wanted)
 
 
 def _boxes(form: Locator, name: str, found: list[dict[str, Any]]) -> list[_Box]:
@@ -738,7 +739,7 @@ async def _boxes_step(
     elif len(boxes) == 1:
         wanted = {boxes[0].id}
     else:
-        meant = {part: next((b for b in boxes if b.value == part), None)
+        meant = {part: next((b for b in boxes if b.value == part), None)  # values first
                  or next((b for b in boxes if b.means(part)), None)
                  for part in value.split("|")}
         unknown = [part for part, box in meant.items() if box is None]
