@@ -667,6 +667,10 @@ def test_an_earlier_state_of_a_live_tab_is_acted_on_where_the_tab_is_now(
             "click control labelled 'Show tips' (see N0004/actions.tsv); nothing was done"
         ]
         assert "first line" in read(engine, "N0004/actions.tsv")  # nothing typed was lost
+        assert await ask(engine, "focus N0001", Outcome.FAILED) == [
+            f"N0001 has no tab of its own: tab {tab} showed it before and shows N0004 now "
+            "(`focus N0004` captures the tab again)"
+        ]
         assert pages(engine) == [
             "N0001\t\topen\tstored\tDraft",
             "N0002\tN0001\tA0001\tstored\tDraft",

@@ -501,7 +501,8 @@ async def select(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
 async def check(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     given = inputs.values
     word = single_value(given, "check") if given else ""
-    wanted = not given or not unticks(word, [await element.get_attribute("value") or ""])
+    own = await element.get_attribute("value", timeout=timeout) or ""
+    wanted = not given or not unticks(word, [own])
     await _set_checked(element, wanted, timeout)
     return (reading(element, word or (UNTICK if not wanted else ""), tick=wanted),)
 
@@ -550,7 +551,7 @@ async def follow(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
 # Two frames of the page: what a component draws anew after a change (in a microtask, or at
 # its next frame) is drawn by then.
 _TWO_FRAMES = (
-    "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    "(found) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 )
 
 
@@ -562,7 +563,7 @@ async def submit(form: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     submitted: the read-backs it answers say which."""
     checks = await set_fields(form, inputs, timeout)
     if checks:
-        await form.evaluate(_TWO_FRAMES)
+        await form.evaluate_all(_TWO_FRAMES)  # evaluate_all: a form drawn anew is not waited on
         missed = await unmet(checks)
         if missed:
             return tuple(said(line) for line in missed)
@@ -649,7 +650,7 @@ async def _field_step(
         radio = first.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, picked["target"]))
         return (lambda: _set_checked(radio, True, timeout)), reading(first, value, name=name)
     if kind == "checkbox":
-        return await _boxes_step(first, name, value, timeout)
+        return await _boxes_step(form, first, name, value, timeout)
     if tag == "select":
         options = await option_values(first, value)
         return (lambda: _select(first, options, timeout)), reading(first, value, name=name)
@@ -661,14 +662,17 @@ async def _select(element: Locator, values: list[str], timeout: float) -> None:
 
 
 # The checkboxes sharing the first one's name (in its form, else in its document or shadow
-# root), each marked to be found again: [[locator, value, label, ticked], …].
+# root), each marked to be found again: {id, value, label, inside: within the form element and
+# with a value of its own, so a selector finds it by that}. A disabled box is left out, as the
+# form's field leaves it out: nobody can tick or untick it.
 _BOXES = """
 (first) => {
   const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
   const scope = first.form ? Array.from(first.form.elements)
     : Array.from(first.getRootNode().querySelectorAll('input[type=checkbox]'));
   const boxes = first.name
-    ? scope.filter((e) => e.type === 'checkbox' && e.name === first.name) : [first];
+    ? scope.filter((e) => e.type === 'checkbox' && e.name === first.name && !e.disabled)
+    : [first];
   return boxes.map((box) => {
     if (!box.hasAttribute('__LOCATOR__')) {
       const next = window.__wsfsNext || 1;
@@ -676,62 +680,89 @@ _BOXES = """
       box.setAttribute('__LOCATOR__', 'w' + next);
     }
     const label = box.labels && box.labels.length ? box.labels[0].textContent : '';
-    return [box.getAttribute('__LOCATOR__'), box.value, norm(label), box.checked];
+    return { id: box.getAttribute('__LOCATOR__'), value: box.value, label: norm(label),
+             inside: !!first.form && first.form.contains(box) && box.hasAttribute('value') };
   });
 }
 """.replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
 
 
-def _box_named(boxes: list[list[Any]], part: str) -> list[Any] | None:
-    """The box a part of the value means: by its value, else by its label (any case)."""
-    wanted = " ".join(part.split()).casefold()
-    return next((b for b in boxes if b[1] == part), None) or next(
-        (b for b in boxes if b[2].casefold() == wanted and wanted), None)
+# Whether the first box found is ticked; null when it is gone (no waiting for it).
+_TICKED = "(found) => (found.length ? found[0].checked : null)"
+
+
+@dataclass(frozen=True)
+class _Box:
+    """One of the checkboxes sharing a name, and where to find it as the page is now."""
+
+    id: str
+    value: str
+    label: str
+    element: Locator
+
+    @property
+    def shown(self) -> str:
+        """How a read-back names it: its label, else its value."""
+        return self.label or self.value
+
+    def means(self, part: str) -> bool:
+        """Whether a part of the value names it: by its value, or its label in any case."""
+        wanted = " ".join(part.split()).casefold()
+        return self.value == part or (bool(wanted) and self.label.casefold() == wanted)
+
+
+def _boxes(form: Locator, name: str, found: list[dict[str, Any]]) -> list[_Box]:
+    """Each box, found by its name and value inside the form where that tells it apart (a list
+    that draws its rows anew on each tick keeps them), else by the mark the capture gave it."""
+    values = [box["value"] for box in found]
+    boxes = []
+    for box in found:
+        if box["inside"] and name and values.count(box["value"]) == 1:
+            selector = ("input[type=checkbox]" + attribute_selector("name", name)
+                        + attribute_selector("value", box["value"]))
+            element = form.locator(selector).first
+        else:
+            element = form.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, box["id"]))
+        boxes.append(_Box(box["id"], box["value"], box["label"], element))
+    return boxes
 
 
 async def _boxes_step(
-    first: Locator, name: str, value: str, timeout: float
+    form: Locator, first: Locator, name: str, value: str, timeout: float
 ) -> tuple[Step, ReadBack]:
     """Checkboxes sharing a name: `ids=a|b` ticks a and b and unticks the others, `ids=off`
     unticks them all; one box alone is ticked by any other word (`on`, its value). The
     read-back names each box that does not show what was asked."""
-    boxes = await first.evaluate(_BOXES)
-    values = [b[1] for b in boxes]
-    if unticks(value, values):
+    boxes = _boxes(form, await first.get_attribute("name") or "", await first.evaluate(_BOXES))
+    if unticks(value, [box.value for box in boxes]):
         wanted: set[str] = set()
     elif len(boxes) == 1:
-        wanted = {boxes[0][0]}
+        wanted = {boxes[0].id}
     else:
-        found = {part: _box_named(boxes, part) for part in value.split("|")}
-        unknown = [part for part, box in found.items() if box is None]
+        meant = {part: next((b for b in boxes if b.value == part), None)  # values first
+                 or next((b for b in boxes if b.means(part)), None)
+                 for part in value.split("|")}
+        unknown = [part for part, box in meant.items() if box is None]
         if unknown:
-            choices = " | ".join(f"{b[1]}={b[2]}" if b[2] else b[1] for b in boxes)
+            choices = " | ".join(f"{b.value}={b.label}" if b.label else b.value for b in boxes)
             raise UsageError(f"no box {unknown[0]!r} for {name}; boxes: {choices} "
                              f"({UNTICK} unticks them all)")
-        wanted = {box[0] for box in found.values() if box is not None}
-    page = first.page
-    located = [(b, page.locator(attribute_selector(LOCATOR_ATTRIBUTE, b[0]))) for b in boxes]
+        wanted = {box.id for box in meant.values() if box is not None}
 
     async def step() -> None:
-        for box, element in located:
-            await _set_checked(element, box[0] in wanted, timeout)
+        for box in boxes:
+            await _set_checked(box.element, box.id in wanted, timeout)
 
     async def read() -> str:
-        ticked = {box[0]: await element.is_checked() for box, element in located}
-        if not ticked:
-            return ""
-        missed = [_box_shown(b) for b in boxes if b[0] in wanted and not ticked[b[0]]]
-        still = [_box_shown(b) for b in boxes if b[0] not in wanted and ticked[b[0]]]
+        # A box that is gone (no longer in the list) is not read: nothing is claimed.
+        ticked = {box.id: await box.element.evaluate_all(_TICKED) for box in boxes}
+        missed = [b.shown for b in boxes if b.id in wanted and ticked[b.id] is False]
+        still = [b.shown for b in boxes if b.id not in wanted and ticked[b.id] is True]
         parts = ([f"not ticked: {', '.join(missed)}"] if missed else []) + (
             [f"still ticked: {', '.join(still)}"] if still else [])
         return f"{name}: asked {value or UNTICK}; {'; '.join(parts)}" if parts else ""
 
     return step, read
-
-
-def _box_shown(box: list[Any]) -> str:
-    """A box as a read-back names it: its label, else its value."""
-    return str(box[2] or box[1])
 
 
 OPERATIONS: dict[str, Operation] = {

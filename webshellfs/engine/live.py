@@ -733,6 +733,13 @@ class LiveTabs:
     async def _focus(self, record: PageRecord) -> str:
         page = record.page_id
         tab = await self._tab_for(page)
+        now = self._shown_instead(page) if tab is None else None
+        if now is not None:
+            raise Answer(
+                Outcome.FAILED,
+                f"{page} has no tab of its own: tab {self._tab_of[now]} showed it before and "
+                f"shows {now} now (`focus {now}` captures the tab again)",
+            )
         if tab is None:
             raise Answer(
                 Outcome.FAILED,
