@@ -39,6 +39,9 @@ from webshellfs.errors import CommandSyntaxError
         ('execute N0001 A0002 value="buy milk" --press Enter',
          Execute("N0001", "A0002", (("value", "buy milk"),), keys=("Enter",))),
         ("execute N0001 A0003 --dismiss", Execute("N0001", "A0003", dialog="dismiss")),
+        ('execute @ "Add  person" "First name"=Ada',
+         Execute("@", "", (("First name", "Ada"),), label="Add person")),
+        ("fill N0002 Search q=x", Execute("N0002", "", (("q", "x"),), submit=False, label="Search")),
         ("execute N0001 A0003 --answer 'Ada L'",
          Execute("N0001", "A0003", dialog="accept", answer="Ada L")),
         ("dblclick N0001 A0004", Execute("N0001", "A0004", gesture="dblclick")),
@@ -73,8 +76,8 @@ def test_parses(line: str | bytes, command: ctl.Command) -> None:
         ("open", "open: needs a URL\nusage: open <url>"),
         ("open a b", "open: takes exactly one URL\nusage: open <url>"),
         ("execute N0001", (
-            "execute: needs a page and an action or link id (A0001, L0001)\n"
-            "usage: execute <page> <id> [name=value …] [--press KEY]"
+            "execute: needs a page and an action or link id (A0001, L0001), or a control's "
+            "label in quotes\nusage: execute <page> <id> [name=value …] [--press KEY]"
         )),
         ("press N0001 Hyper+q", "press: 'Hyper' is not a key; keys are single characters or"),
         ("press N0001", "press: needs a key to press"),
@@ -82,6 +85,9 @@ def test_parses(line: str | bytes, command: ctl.Command) -> None:
         ("scroll N0001 sideways", "scroll: scrolls up | down | top | bottom, not 'sideways'"),
         ("upload N0001 A0002", "upload: needs the name of a file in the uploads directory"),
         ("execute N0001 A0002 --press", "execute: --press takes a key"),
+        ("execute N0001 q=shoes", "execute: 'q=shoes' is not an action or link id (A0001, "
+                                  "L0001), nor a control's label in quotes"),
+        ("fill N0001 T01 q=shoes", "fill: 'T01' is not a form's or a field's action id"),
         ("execute N0001 A0002 --maybe", "execute: unknown option '--maybe'; options: --accept"),
         ("back N0001 A0002", "back: takes exactly one page address"),
         ("dblclick N0001 A0002 x=1", "dblclick: takes a page and one id, not 'x=1'"),
@@ -128,5 +134,5 @@ def test_every_verb_of_the_contract_is_in_the_table() -> None:
     assert list(ctl.COMMANDS) == [
         "retrieve", "open", "execute", "fill", "click", "dblclick", "rightclick", "hover",
         "highlight", "press", "drag", "scroll", "upload", "back", "forward", "focus", "lookup",
-        "resolve", "close", "help",
+        "resolve", "close", "explore", "search", "choose", "help",
     ]

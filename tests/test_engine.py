@@ -68,7 +68,7 @@ def test_open_stores_a_page_that_entries_listdir_and_read_show(tmp_path: Path, s
         assert engine.response("s1") == response.text.encode()
 
         assert [e.name for e in engine.listdir("")] == [
-            ".ctl", "N0001", "README.md", "_log", "_pages.tsv", "_search"
+            ".ctl", "N0001", "README.md", "_log", "_pages.tsv", "_search", "_sites"
         ]
         page_dir = engine.entry("N0001")
         assert page_dir is not None and page_dir.is_dir and page_dir.immutable

@@ -559,3 +559,124 @@ def test_a_page_that_never_loads_times_out_without_falling_back(
 
     trio.run(main)
     assert live.requests.count("/never") == 1  # the browser's only: no plain-HTTP retry
+
+
+def test_a_value_the_page_did_not_take_is_answered_with_what_it_shows(
+    drive: Callable[[Body], None],
+) -> None:
+    # Web components that keep their own state: a select and a list box in open shadow roots,
+    # each listing a choice out of stock that it will not take.
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/print.html')}")
+        assert await ask(engine, "execute N0001 A0001 value=Poster", Outcome.FAILED) == [
+            'executed A0001 select "Paper size" with value=Poster on N0001',
+            "not as asked: asked Poster; the field shows A3 landscape",
+            "→ unchanged: N0001 still shows the same content; nothing new was stored "
+            "(the action ran)",
+        ]
+        lines = await ask(engine, 'execute N0001 A0001 value="A4 portrait"')
+        assert lines[:2] == [
+            'executed A0001 select "Paper size" with value=A4 portrait on N0001',
+            "→ N0002 new state of N0001: 2 changed, 0 added, 0 removed (see N0002/_state.md)",
+        ]
+        assert "  + content/01-print-shop.md:4: Size: A4 portrait" in lines
+        assert await ask(engine, "execute N0002 A0002 value=Satin", Outcome.FAILED) == [
+            'executed A0002 listbox "Finish" with value=Satin on N0002',
+            "not as asked: asked Satin; the field shows Gloss",
+            "→ unchanged: N0002 still shows the same content; nothing new was stored "
+            "(the action ran)",
+        ]
+        lines = await ask(engine, "execute N0002 A0002 value=matte")
+        assert lines[1].startswith("→ N0003 new state of N0002")
+        assert "Finish: Matte" in read(engine, "N0003/content/01-print-shop.md").splitlines()
+        # A slider that moves by fives steps past 12; the state it made is stored all the same.
+        lines = await ask(engine, "execute N0003 A0003 value=12", Outcome.FAILED)
+        assert lines[1] == "not as asked: asked 12; the control shows 16"
+        assert lines[2].startswith("→ N0004 new state of N0003")
+        assert "Copies are printed in packs of 5: 16 copies" in read(
+            engine, "N0004/content/01-print-shop.md").splitlines()
+        # A date typed as the page writes it shows in the field's own form: no difference.
+        await ask(engine, "execute N0004 A0004 value=01/26/2010")
+        assert "Due: 2010-01-26" in read(engine, "N0005/content/01-print-shop.md").splitlines()
+
+    drive(body)
+
+
+def test_boxes_sharing_a_name_are_all_set_or_the_answer_names_those_that_are_not(
+    drive: Callable[[Body], None],
+) -> None:
+    # A list's row selection: boxes named ids, a required owner that already holds Katherine.
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/orders.html')}")
+        inputs = read(engine, "N0001/actions.tsv").splitlines()[1].split("\t")[4]
+        assert "owner(select,required: \"\"=---------|3=Alan|7=Katherine; current=7)" in inputs
+        lines = await ask(engine, "execute N0001 A0001 ids=101|103 action=ship tags=urgent|Gift")
+        assert lines[1].startswith("→ N0002 new state of N0001")
+        text = read(engine, "N0002/content/01-orders.md").splitlines()
+        assert "2 of 4 selected" in text
+        assert "Done: Mark shipped on 101, 103 by Katherine; tags urgent, gift; notify yes" in text
+        # off unticks: a whole group, and a box of its own.
+        lines = await ask(engine, "fill N0002 A0001 ids=off notify=off")
+        assert lines[1].startswith("→ N0003 new state of N0002")
+        assert "0 of 4 selected" in read(engine, "N0003/content/01-orders.md").splitlines()
+        assert "notify(checkbox: on=Notify customers)" in read(engine, "N0003/actions.tsv")
+        # A locked row takes no tick: the answer names it, and the form is not submitted.
+        lines = await ask(engine, "execute N0003 A0001 ids=102|104 action=hold", Outcome.FAILED)
+        assert lines == [
+            'executed A0001 form "Orders" with ids=102|104 action=hold on N0003',
+            "not as asked: ids: asked 102|104; not ticked: 104",
+            "not submitted: the form holds what N0004 shows; set the fields again or submit it "
+            "as it is",
+            "→ N0004 new state of N0003: 2 changed, 0 added, 0 removed (see N0004/_state.md)",
+            *lines[4:],
+        ]
+        assert "  + content/01-orders.md:4: 1 of 4 selected" in lines
+        text = read(engine, "N0004/content/01-orders.md").splitlines()
+        assert "1 of 4 selected" in text
+        assert "Done: Mark shipped on 101, 103 by Katherine; tags urgent, gift; notify yes" in text
+        assert await ask(engine, "execute N0004 A0001 ids=101|999", Outcome.INVALID) == [
+            "no choice '999' for ids; choices: 101=Select order 101 | 102=Select order 102 | "
+            "103=Select order 103 | 104=Select order 104 (off unticks them all)"
+        ]
+
+    drive(body)
+
+
+def test_an_earlier_state_of_a_live_tab_is_acted_on_where_the_tab_is_now(
+    drive: Callable[[Body], None],
+) -> None:
+    async def body(engine: Engine, live: LiveSite) -> None:
+        opened = await ask(engine, f"open {live.url('/draft.html')}")
+        tab = next(line for line in opened if line.startswith("live in tab")).split()[3]
+        await ask(engine, 'fill N0001 A0001 value="first line"')  # N0002 holds the typing
+        # Save draft on N0001: the tab shows N0002, whose Save draft keeps what was typed.
+        assert await ask(engine, "execute N0001 A0002") == [
+            'executed A0002 button "Save draft" on N0001',
+            f"earlier: tab {tab} showed N0001 before and shows N0002 now; acted on A0002 "
+            'button "Save draft" there',
+            "→ N0003 new state of N0002: 1 changed, 0 added, 0 removed (see N0003/_state.md)",
+            "  + content/01-draft.md:3: Saved: first line",  # a message: first
+            "  - content/01-draft.md:3: Saved: nothing",
+        ]
+        assert "Saved: first line" in read(engine, "N0003/content/01-draft.md").splitlines()
+        # Show tips removes its button: once the tab moved on, N0001's is nowhere to act on.
+        lines = await ask(engine, "execute N0001 A0003")
+        assert lines[1].startswith(f"earlier: tab {tab} showed N0001 before and shows N0003 now")
+        assert await ask(engine, "execute N0002 A0003", Outcome.FAILED) == [
+            f"did not act: tab {tab} showed N0002 before and shows N0004 now, and N0004 has no "
+            "click control labelled 'Show tips' (see N0004/actions.tsv); nothing was done"
+        ]
+        assert "first line" in read(engine, "N0004/actions.tsv")  # nothing typed was lost
+        assert await ask(engine, "focus N0001", Outcome.FAILED) == [
+            f"N0001 has no tab of its own: tab {tab} showed it before and shows N0004 now "
+            "(`focus N0004` captures the tab again)"
+        ]
+        assert pages(engine) == [
+            "N0001\t\topen\tstored\tDraft",
+            "N0002\tN0001\tA0001\tstored\tDraft",
+            "N0003\tN0002\tA0002\tstored\tDraft",
+            "N0004\tN0003\tA0003\tactive\tDraft",
+        ]
+        assert [t for t, _ in await engine.live.browser.tabs()] == [tab]
+
+    drive(body)

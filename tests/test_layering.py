@@ -29,6 +29,11 @@ FORBIDDEN: dict[str, set[str]] = {
     "browser": {"webshellfs.store", "webshellfs.engine", "webshellfs.fs", "pyfuse3", "sqlite3"},
     "engine": {"webshellfs.fs", "webshellfs.inodes", "webshellfs.mount", "pyfuse3", "playwright",
                "lxml"},
+    # Exploration reaches the web and the store's pages only through the engine's Driver, and
+    # reads compiled pages as records: the compiler stays unaware of it.
+    "explore": {"webshellfs.engine", "webshellfs.compiler", "webshellfs.browser",
+                "webshellfs.fetch", "webshellfs.fs", "webshellfs.inodes", "webshellfs.mount",
+                "pyfuse3", "playwright", "lxml", "httpx"},
     # Imported by every compile worker process: it must stay light.
     "workers": {"webshellfs.store", "webshellfs.engine", "webshellfs.fs", "webshellfs.browser",
                 "webshellfs.fetch", "webshellfs.search", "webshellfs.mount", "pyfuse3",

@@ -196,6 +196,8 @@ def test_a_version_1_cache_is_upgraded_in_place(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("DROP TABLE page_urls")
         db.execute("DROP TABLE running")
+        db.execute("DROP TABLE site_files")
+        db.execute("DROP TABLE sites")
         db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     with Store(path) as store:
         add(store, url="http://x.org/b", also_url="http://x.org/old-b")
@@ -204,6 +206,20 @@ def test_a_version_1_cache_is_upgraded_in_place(tmp_path: Path) -> None:
         ]
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+
+
+def test_a_site_map_is_replaced_whole_and_kept_across_opens(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        store.save_site("shop.example", '{"n": 1}', {"map.md": b"one", "pages.tsv": b"a"})
+        store.save_site("shop.example", '{"n": 2}', {"map.md": b"two"})
+    with Store(path) as store:
+        assert [site for site, _ in store.sites()] == ["shop.example"]
+        assert store.site_state("shop.example") == '{"n": 2}'
+        assert store.site_files("shop.example") == [("map.md", 3)]
+        assert store.site_file("shop.example", "map.md") == b"two"
+        assert store.site_file("shop.example", "pages.tsv") is None
+        assert store.site_state("other.example") is None
 
 
 def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:

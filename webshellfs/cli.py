@@ -82,7 +82,8 @@ def _add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fetch-timeout", type=_seconds, default=30.0, metavar="SECONDS",
                         help="how long one page fetch may take (default 30)")
     parser.add_argument("--ignore-robots", action="store_true",
-                        help="retrieve: fetch results even where robots.txt disallows it")
+                        help="retrieve and explore: fetch pages even where robots.txt "
+                        "disallows them")
     parser.add_argument("--uploads", type=Path, default=None, metavar="DIR",
                         help="the directory `upload` may take files from (default: none, "
                         "uploads are refused)")

@@ -30,7 +30,7 @@ class Settings:
         command_deadline: seconds a `.ctl` command may run before it fails with ETIMEDOUT.
         fetch_timeout: seconds one page fetch may take.
         max_page_bytes: responses larger than this are refused.
-        ignore_robots: retrieve fetches results even where robots.txt disallows it.
+        ignore_robots: retrieve and explore fetch pages even where robots.txt disallows them.
         fetches_per_host: how many results of one retrieve are fetched at once from one host.
         profile: the browser profile whose cookies and storage are kept across mounts
             ("" = none: the browser forgets them at unmount).

@@ -22,12 +22,15 @@ __all__ = [
     "Close",
     "Command",
     "Execute",
+    "Choose",
+    "Explore",
     "Focus",
     "Help",
     "Lookup",
     "Open",
     "Resolve",
     "Retrieve",
+    "Search",
     "Spec",
     "help_text",
     "parse",
@@ -66,7 +69,8 @@ class Execute:
     the text typed into a prompt (accepts it); submit: False for `fill` (set a form's fields
     and leave it unsubmitted); text: the words a pointer gesture or highlight acts on, where the
     page shows them (object_id is then ""); by: a drag's distance, pixels right and down,
-    instead of a target."""
+    instead of a target. label: the words of a control's label, when the command names the
+    control so (`execute @ "Add person"`): object_id is "" until the engine finds it."""
 
     page: PageId
     object_id: str
@@ -81,6 +85,7 @@ class Execute:
     submit: bool = True
     text: str = ""
     by: tuple[int, int] | None = None
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,41 @@ class Help:
     verb: str | None = None
 
 
-Command = Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help
+@dataclass(frozen=True)
+class Explore:
+    """Walk a site from url and keep its map (webshellfs/explore). url is None only with
+    `resume` (the latest unfinished exploration); a bound left None keeps the default (or,
+    resumed, the one it had)."""
+
+    url: str | None
+    pages: int | None = None
+    depth: int | None = None
+    seconds: float | None = None
+    resume: bool = False
+    refresh: bool = False
+
+
+@dataclass(frozen=True)
+class Search:
+    """Use a site's search box: on a page (`page`), else on the site of `url` (its map's search
+    page, or the URL opened first)."""
+
+    words: str
+    page: PageId | None = None
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Open a menu, dropdown or list by its label and pick an item by its words."""
+
+    page: PageId
+    menu: str
+    item: str
+
+
+Command = (Retrieve | Open | Execute | Focus | Lookup | Resolve | Close | Help | Explore | Search
+           | Choose)
 
 
 class _Usage(Exception):
@@ -144,6 +183,23 @@ def _page_and_object(args: list[str], prefixes: str, what: str) -> tuple[PageId,
     if not (is_object_id(object_id) and object_id[0] in prefixes):
         raise _Usage(f"{object_id!r} is not {what}")
     return page, object_id, args[2:]
+
+
+def _page_and_target(args: list[str], prefixes: str, what: str) -> tuple[PageId, str, str, list[str]]:
+    """`N0001 A0003 …`, `N0001/A0003 …` or `N0001 "Add person" …` → page, object id ("" when
+    named by its label), label, the remaining arguments."""
+    args = _split_address(args)
+    if len(args) < 2:
+        raise _Usage(f"needs a page and {what}, or a control's label in quotes")
+    page, word = _page(args[0]), args[1]
+    if is_object_id(word):
+        if word[0] not in prefixes:
+            raise _Usage(f"{word!r} is not {what}")
+        return page, word, "", args[2:]
+    label = " ".join(word.split())
+    if not label or "=" in word or word.startswith("--"):
+        raise _Usage(f"{word!r} is not {what}, nor a control's label in quotes")
+    return page, "", label, args[2:]
 
 
 def _assignments(args: list[str], allowed: tuple[str, ...] | None = None) -> tuple[tuple[str, str], ...]:
@@ -258,17 +314,18 @@ def _parse_execute(args: list[str]) -> Execute:
             raise _Usage("--press takes a key, e.g. --press Enter")
         keys = [_key(args[at + 1])]
         args = args[:at] + args[at + 2 :]
-    page, object_id, rest = _page_and_object(args, ACTIONS, ACTION_WHAT)
-    return Execute(page, object_id, _assignments(rest), keys=tuple(keys), **options)
+    page, object_id, label, rest = _page_and_target(args, ACTIONS, ACTION_WHAT)
+    return Execute(page, object_id, _assignments(rest), keys=tuple(keys), label=label, **options)
 
 
 def _parse_fill(args: list[str]) -> Execute:
     """`fill N0001 A0004 q=shoes size=m`: a form's fields set, the form left unsubmitted."""
     args, options = _dialog_options(args)
-    page, object_id, rest = _page_and_object(args, "A", "a form's or a field's action id (A0004)")
+    page, object_id, label, rest = _page_and_target(
+        args, "A", "a form's or a field's action id (A0004)")
     if not rest:
         raise _Usage("needs name=value inputs, e.g. fill N0001 A0004 q=shoes")
-    return Execute(page, object_id, _assignments(rest), submit=False, **options)
+    return Execute(page, object_id, _assignments(rest), submit=False, label=label, **options)
 
 
 def _pointer_gesture(gesture: str) -> Callable[[list[str]], Command]:
@@ -402,6 +459,57 @@ def _parse_resolve(args: list[str]) -> Resolve:
     return Resolve(_page(args[0]), args[1])
 
 
+# explore's bounds: option → (field, lowest, highest).
+EXPLORE_BOUNDS = {"--pages": ("pages", 1, 5000), "--depth": ("depth", 0, 50),
+                  "--time": ("seconds", 1, 3600)}
+
+
+def _parse_explore(args: list[str]) -> Explore:
+    """Options and the URL in any order."""
+    found: dict[str, Any] = {}
+    urls: list[str] = []
+    words = iter(args)
+    for word in words:
+        if word in ("--resume", "--refresh"):
+            found[word[2:]] = True
+        elif word in EXPLORE_BOUNDS:
+            name, low, high = EXPLORE_BOUNDS[word]
+            value = next(words, "")
+            if not value.isdigit() or not low <= int(value) <= high:
+                raise _Usage(f"{word} takes a whole number from {low} to {high}")
+            found[name] = int(value)
+        elif word.startswith("--"):
+            raise _Usage(f"unknown option {word!r}; options: --pages N, --depth D, --time S, "
+                         "--resume, --refresh")
+        else:
+            urls.append(word)
+    if len(urls) > 1:
+        raise _Usage("takes one URL")
+    if not urls and not found.get("resume"):
+        raise _Usage("needs a URL (or --resume, to go on with the last unfinished one)")
+    if found.get("resume") and found.get("refresh"):
+        raise _Usage("--resume goes on, --refresh starts again: not both")
+    url = _parse_open(urls).url if urls else None
+    return Explore(url, **found)
+
+
+def _parse_search(args: list[str]) -> Search:
+    if len(args) < 2:
+        raise _Usage("needs a page or a site, then the words to search for")
+    words = " ".join(args[1:])
+    page = parse_page_id(args[0])
+    if page is not None:
+        return Search(words, page=page)
+    return Search(words, url=_parse_open(args[:1]).url)
+
+
+def _parse_choose(args: list[str]) -> Choose:
+    if len(args) != 3:
+        raise _Usage('needs a page, the menu\'s label and the item\'s words, each quoted: '
+                     'choose N0001 "Sort by" "Price: low to high"')
+    return Choose(_page(args[0]), args[1], args[2])
+
+
 def _parse_help(args: list[str]) -> Help:
     if len(args) > 1:
         raise _Usage("takes at most one command or topic name")
@@ -425,7 +533,8 @@ COMMANDS: dict[str, Spec] = {
     "open": Spec(_parse_open, "open <url>", "fetch and compile one URL into a new page N…"),
     "execute": Spec(
         _parse_execute, "execute <page> <id> [name=value …] [--press KEY]",
-        "run action A… (click, fill, select, check, submit), or click link L…, on the live page",
+        "run action A… (click, fill, select, check, submit), or click link L…, on the live page; "
+        'the id may be the control\'s label in quotes (execute @ "Add person")',
     ),
     "fill": Spec(
         _parse_fill, "fill <page> <id> <input…>",
@@ -483,6 +592,19 @@ COMMANDS: dict[str, Spec] = {
     ),
     "close": Spec(
         _parse_single_page(Close), "close <page>", "close the live tab; the stored page stays"
+    ),
+    "explore": Spec(
+        _parse_explore, "explore <url> [--pages N] [--depth D] [--time S] [--resume|--refresh]",
+        "walk a site breadth first (safely: no form sent, nothing deleted) and keep its map "
+        "in _sites/<site>/map.md",
+    ),
+    "search": Spec(
+        _parse_search, "search <page-or-site> <term…>",
+        "type the words into the page's (or the site's) search box and submit: the results page",
+    ),
+    "choose": Spec(
+        _parse_choose, "choose <page> <menu> <item>",
+        "open a menu, dropdown or list by its label and pick the item by its words",
     ),
     "help": Spec(
         _parse_help, "help [<topic>]",

@@ -34,7 +34,9 @@ from webshellfs.channel import ERRNO_FOR_OUTCOME, session_of
 from webshellfs.contract.addresses import parse_page_id
 from webshellfs.ctl import MAX_COMMAND_BYTES
 from webshellfs.engine import Engine, Entry
-from webshellfs.engine.tree import LAST_LINK, LOG_DIR, PAGES_TSV, README, SEARCH_DIR, TreeView
+from webshellfs.engine.tree import (
+    LAST_LINK, LOG_DIR, PAGES_TSV, README, SEARCH_DIR, SITES_DIR, TreeView,
+)
 from webshellfs.errors import UsageError
 from webshellfs.guide import guide_text
 from webshellfs.sockets import (
@@ -58,7 +60,7 @@ log = logging.getLogger(__name__)
 STAGING = ".webshellfs-"  # hidden names of what is being written; leftovers go at start
 DIR_MODE = 0o555
 FILE_MODE = 0o444
-OPEN_DIR_MODE = 0o755  # _log/ and _search/ while a record is added
+OPEN_DIR_MODE = 0o755  # _log/, _search/ and _sites/ while something is added
 SOCKET_MODE = 0o600
 RECORD_DIRS = (LOG_DIR, SEARCH_DIR)
 ROOT_FILES = (README, PAGES_TSV)
@@ -181,6 +183,7 @@ class DirectoryMirror:
         self._pages: set[str] = set()  # page directories known to match the store
         self._records: set[str] = set()  # `_log/R0001.md` … known written
         self._root_files: dict[str, bytes] = {}  # README.md, _pages.tsv as last written
+        self._site_files: dict[str, bytes] = {}  # `_sites/<site>/map.md` … as last written
 
     def rebuild(self) -> None:
         """At start: clear what a killed daemon left, check everything against the store,
@@ -219,6 +222,26 @@ class DirectoryMirror:
                 with _open_for_writing(self.root / top):
                     for entry in new:
                         self._write_record(entry)
+        self._sync_sites()
+
+    # --- _sites/: each explored site's map, rewritten file by file as it changes
+
+    def _sync_sites(self) -> None:
+        top = self.root / SITES_DIR
+        if not top.is_dir():
+            top.mkdir(mode=DIR_MODE)
+        for site in self.tree.listdir(SITES_DIR):
+            files = [e for e in self.tree.listdir(site.path) if not e.is_dir]
+            changed = {e.path: self.tree.read(e.path, 0, e.size) for e in files}
+            changed = {p: d for p, d in changed.items() if self._site_files.get(p) != d}
+            if not changed:
+                continue
+            with _open_for_writing(top):
+                (self.root / site.path).mkdir(mode=DIR_MODE, exist_ok=True)
+            with _open_for_writing(self.root / site.path):
+                for path, data in changed.items():
+                    _write_file(self.root / path, data, site.mtime_ns)
+                    self._site_files[path] = data
 
     def point_last(self, page: str) -> None:
         """`@` in DIR: a link to the page the last command named. A plain directory cannot show

@@ -50,7 +50,7 @@ import trio
 from webshellfs.channel import ERRNO_FOR_OUTCOME, session_of
 from webshellfs.engine import Engine, Entry
 from webshellfs.engine.tree import LAST_LINK as LAST_PATH
-from webshellfs.engine.tree import LOG_DIR, PAGES_TSV, SEARCH_DIR
+from webshellfs.engine.tree import LOG_DIR, PAGES_TSV, SEARCH_DIR, SITES_DIR
 from webshellfs.errors import (
     AccessDenied,
     CacheLocked,
@@ -102,7 +102,7 @@ CHANGING_DIR_ATTR_TIMEOUT = 1.0
 # its entry is never cached, so any use of the name looks it up again for the caller's own.
 LISTED_SESSION = "listing"
 # What a command can change: forgotten by the kernel when one ends.
-CHANGING_PATHS = (ROOT_PATH, PAGES_TSV, LOG_DIR, SEARCH_DIR)
+CHANGING_PATHS = (ROOT_PATH, PAGES_TSV, LOG_DIR, SEARCH_DIR, SITES_DIR)
 # The local version label of a pyfuse3 built with our patch (mount.sh builds it).
 PATCHED_PYFUSE3 = "+webshellfs."
 

@@ -53,7 +53,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # The other URLs a page answers for (the URL asked for, when a redirect ended elsewhere), so a
 # later retrieve of the same search result finds the page instead of fetching it again.
@@ -73,8 +73,19 @@ CREATE TABLE running (
     created_ns INTEGER NOT NULL
 );
 """
+# What `explore` learned of a site (webshellfs/explore): its state as JSON, for --resume, and the
+# map's files as `_sites/<site>/` shows them, both replaced whole in one transaction.
+_SITES = """
+CREATE TABLE sites (site TEXT PRIMARY KEY, state TEXT NOT NULL, updated_ns INTEGER NOT NULL);
+CREATE TABLE site_files (
+    site TEXT NOT NULL REFERENCES sites(site),
+    name TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (site, name)
+);
+"""
 # version → the script that brings a cache of that version to the next one.
-_MIGRATIONS = {1: _PAGE_URLS, 2: _RUNNING}
+_MIGRATIONS = {1: _PAGE_URLS, 2: _RUNNING, 3: _SITES}
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -116,7 +127,7 @@ CREATE TABLE searches (
     text TEXT NOT NULL,
     created_ns INTEGER NOT NULL
 );
-""" + _PAGE_URLS + _RUNNING
+""" + _PAGE_URLS + _RUNNING + _SITES
 
 STORED = "stored"  # the status of a page in no browser tab
 SQLITE_FULL = 13  # primary result code: "database or disk is full"
@@ -521,6 +532,33 @@ class Store:
                 raise
         return search_id
 
+    def save_site(self, site: str, state: str, files: Mapping[str, bytes]) -> None:
+        """Keep what an exploration of site knows so far: its state (JSON) and its map's
+        files, replacing the ones before in one transaction (a killed daemon leaves the last
+        whole checkpoint)."""
+        with self._write_lock:
+            db = self._writer
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(
+                    "INSERT INTO sites(site, state, updated_ns) VALUES (?, ?, ?) ON CONFLICT(site) "
+                    "DO UPDATE SET state = excluded.state, updated_ns = excluded.updated_ns",
+                    (site, state, time.time_ns()),
+                )
+                db.execute("DELETE FROM site_files WHERE site = ?", (site,))
+                db.executemany(
+                    "INSERT INTO site_files(site, name, data) VALUES (?, ?, ?)",
+                    [(site, name, bytes(data)) for name, data in files.items()],
+                )
+                db.execute("COMMIT")
+            except BaseException as error:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise _write_error(self.path, f"the map of {site}", error) from error
+                raise
+            self.generation += 1
+
     # --- read side (any thread; point queries) -------------------------------------------------
 
     def _reader(self) -> sqlite3.Connection:
@@ -628,6 +666,28 @@ class Store:
     def search_text(self, number: int) -> tuple[str, int] | None:
         rows = self._query("SELECT text, created_ns FROM searches WHERE number = ?", (number,))
         return (rows[0][0], rows[0][1]) if rows else None
+
+    def sites(self) -> list[tuple[str, int]]:
+        """Every explored site and when its map was last written, newest first."""
+        rows = self._query("SELECT site, updated_ns FROM sites ORDER BY updated_ns DESC")
+        return [(row[0], row[1]) for row in rows]
+
+    def site_state(self, site: str) -> str | None:
+        rows = self._query("SELECT state FROM sites WHERE site = ?", (site,))
+        return rows[0][0] if rows else None
+
+    def site_files(self, site: str) -> list[tuple[str, int]]:
+        """The names and sizes of a site's map files."""
+        rows = self._query(
+            "SELECT name, length(data) FROM site_files WHERE site = ? ORDER BY name", (site,)
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    def site_file(self, site: str, name: str) -> bytes | None:
+        rows = self._query(
+            "SELECT data FROM site_files WHERE site = ? AND name = ?", (site, name)
+        )
+        return bytes(rows[0][0]) if rows else None
 
 
 def _check_relpath(relpath: str) -> None:

@@ -414,3 +414,31 @@ def test_a_shown_tooltip_is_told_in_its_controls_mention() -> None:
     assert '[A0001 button "Save" tooltip "Saves a copy"]' in text
     assert '[A0002 value: text "Name"]' in text
     assert '[A0003 button "Undo"]' in text
+
+
+def test_a_form_with_hundreds_of_options_keeps_every_field_in_its_row() -> None:
+    # An admin's edit form: two long pickers among plain fields. Only the long option lists
+    # move to long-values/, one choice a line; every field stays in the form's row.
+    countries = "".join(f"<option value=c{n}>Country {n}</option>" for n in range(250))
+    users = "".join(f"<option value={n}{' selected' if n == 7 else ''}>User {n}</option>"
+                    for n in range(300))
+    html = (f"<form method=post action=/save><input name=title value=Draft>"
+            f"<select name=country required>{countries}</select>"
+            f"<select name=owner required>{users}</select>"
+            f"<select name=state><option value=o>Open</option><option value=c>Closed</option>"
+            f"</select><textarea name=body></textarea><button>Save</button></form>")
+    files = render_page(compile_page(html.encode(), SHOP))
+    row = lines(files, "actions.tsv")[1].split("\t")
+    assert row[4] == (
+        "title(text,current=Draft) "
+        "country(select,required: → long-values/V0001.txt (250 choices); current=c0) "
+        "owner(select,required: → long-values/V0002.txt (300 choices); current=7) "
+        "state(select: o=Open|c=Closed; current=o) body(textarea)"
+    )
+    assert lines(files, "long-values/V0002.txt")[:2] == ["0=User 0", "1=User 1"]
+    assert len(lines(files, "long-values/V0002.txt")) == 300
+    assert lines(files, "long-values/V0001.txt")[249] == "c249=Country 249"
+    # A form whose lists fit is written as before, all in its row.
+    small = render_page(compile_page(html.replace(countries, "").replace(users, "").encode(),
+                                     SHOP))
+    assert "long-values/V0001.txt" not in small

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from webshellfs.compiler import compile_page
-from webshellfs.engine.inputs import check_inputs
+from webshellfs.engine.inputs import check_inputs, find_by_label
 from webshellfs.engine.queries import page_meta
-from webshellfs.errors import UsageError
+from webshellfs.errors import NotFoundError, UsageError
 from webshellfs.fetch import Capture
 
 PAGE = (b"<p><input type=range name=volume min=0 max=10 value=3 aria-label=Volume></p>"
@@ -43,3 +43,81 @@ def test_values_outside_the_range_are_refused_with_it(
 ) -> None:
     with pytest.raises(UsageError, match=message):
         check_inputs(action, actions()[action], inputs)
+
+
+FORM = (b"<form><table><tr><td><input type=checkbox name=ids value=101 aria-label=101>"
+        b"<td><input type=checkbox name=ids value=0 aria-label=Zero></table>"
+        b"<select name=owner required><option value=''>---</option>"
+        b"<option value=7 selected>Katherine</option></select>"
+        b"<select name=action required><option value=''>---</option>"
+        b"<option value=ship>Ship</option></select>"
+        b"<label><input type=checkbox name=notify required> Notify</label>"
+        b"<button>Go</button></form>")
+
+
+def form_action() -> dict[str, object]:
+    url = "https://example.org/"
+    page = compile_page(FORM, url)
+    return page_meta(page, Capture(url, url, 200, "text/html", FORM, ()))["actions"]["A0001"]
+
+
+def test_a_required_field_that_holds_a_value_is_not_missing() -> None:
+    # owner holds current=7; action holds the empty choice and notify is unticked: missing.
+    given = (("action", "ship"), ("notify", "on"))
+    assert check_inputs("A0001", form_action(), given) == dict(given)
+    with pytest.raises(UsageError, match="missing required input 'action'"):
+        check_inputs("A0001", form_action(), (("notify", "on"),))
+    with pytest.raises(UsageError, match="missing required input 'notify'"):
+        check_inputs("A0001", form_action(), (("action", "ship"),))
+
+
+@pytest.mark.parametrize("ids", ["101|0", "101", "Zero", "off", ""])
+def test_boxes_sharing_a_name_take_the_ones_to_tick_or_off(ids: str) -> None:
+    given = (("ids", ids), ("action", "ship"), ("notify", "off"))
+    assert check_inputs("A0001", form_action(), given, submitting=False) == dict(given)
+
+
+def test_a_box_the_field_lacks_is_refused_with_the_boxes() -> None:
+    with pytest.raises(UsageError, match=r"no choice '102' for ids; choices: 101 \| 0=Zero "
+                                         r"\(off unticks them all\)"):
+        check_inputs("A0001", form_action(), (("ids", "101|102"),), submitting=False)
+
+
+# Controls and fields named as a person reads them ----------------------------------------------
+
+PEOPLE = (b'<nav><a href="/people">People</a> <a href="/people/new">Add person</a></nav>'
+          b'<form method=post action=/people/new><label>First name <input name=first></label>'
+          b'<label>Department <select name=dept><option value=1>Sales<option value=2>Marketing'
+          b'</select></label><button>Add person</button></form>'
+          b'<button>Delete Carl</button><button>Delete Dana</button>')
+
+
+def people() -> dict[str, object]:
+    url = "https://example.org/people/new"
+    page = compile_page(PEOPLE, url)
+    return page_meta(page, Capture(url, url, 200, "text/html", PEOPLE, ()))
+
+
+def test_a_control_is_found_by_its_label_an_action_before_a_link() -> None:
+    meta = people()
+    form = next(i for i, a in meta["actions"].items() if a["kind"] == "submit")
+    assert find_by_label(meta, "add  PERSON", "N0003") == form  # not the nav link of that name
+    assert find_by_label(meta, "People", "N0003").startswith("L")
+    assert find_by_label(meta, "delete car", "N0003") == find_by_label(meta, "Delete Carl", "N0003")
+
+
+def test_a_label_that_fits_several_or_none_is_refused_naming_them() -> None:
+    meta = people()
+    with pytest.raises(UsageError, match=r"2 controls on N0003 are labelled 'Delete': .*"
+                                         r'button "Delete Carl"; .*button "Delete Dana"; '
+                                         "name one by its id"):
+        find_by_label(meta, "Delete", "N0003")
+    with pytest.raises(NotFoundError, match="no control on N0003 is labelled 'Archive'"):
+        find_by_label(meta, "Archive", "N0003")
+
+
+def test_inputs_may_be_given_by_their_labels() -> None:
+    meta = people()
+    form = next(i for i, a in meta["actions"].items() if a["kind"] == "submit")
+    given = (("First name", "Ada"), ("department", "Marketing"))
+    assert check_inputs(form, meta["actions"][form], given) == {"first": "Ada", "dept": "Marketing"}

@@ -66,7 +66,7 @@ def test_pages_and_records_are_read_only_files_and_the_socket_is_private(
     assert stat.S_ISSOCK(ctl.st_mode) and stat.S_IMODE(ctl.st_mode) == 0o600
     # Nothing half-written is left in sight: no staging names.
     assert sorted(p.name for p in root.iterdir()) == [
-        ".ctl", "@", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search"]
+        ".ctl", "@", "N0001", "N0002", "README.md", "_log", "_pages.tsv", "_search", "_sites"]
     assert os.readlink(root / "@") == "N0002"  # the last command's page
 
 
@@ -132,7 +132,7 @@ def test_a_killed_daemon_leaves_no_half_page_and_the_next_one_takes_over(
     assert caller.returncode == 2
     assert "stopped before it answered" in err
     assert sorted(os.listdir(root)) == [".ctl", "@", "N0001", "README.md", "_log",
-                                        "_pages.tsv", "_search"]
+                                        "_pages.tsv", "_search", "_sites"]
     gone = webshell(root, "help")
     assert gone.returncode == 2
     assert gone.stderr.splitlines()[-1].startswith(f"webshell: no daemon serves {root} now")

@@ -65,7 +65,7 @@ def test_kill_during_open_leaves_no_half_page_and_remount_clears_the_stale_mount
     second = new_mount().start()
     assert "clearing a stale mount" in second.stderr.read_text()
     assert sh(f"ls {second.path}").stdout.split() == ["N0001", "README.md", "_log",
-                                                      "_pages.tsv", "_search"]
+                                                      "_pages.tsv", "_search", "_sites"]
     assert len((second.path / "_pages.tsv").read_text().splitlines()) == 2
     result = second.ctl(f"open {site.url('/shop.html')}")
     assert result.stdout.splitlines()[1] == "N0002  Souvenir Shop"

@@ -5,6 +5,7 @@ process of the daemon is left."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import signal
@@ -68,6 +69,22 @@ def test_log_in_and_read_the_account_page(mount: Mount, live: LiveSite) -> None:
     assert status_of(mount, login) == "stored"
 
 
+def test_open_then_act_by_labels_on_at_in_one_shell_line(mount: Mount, live: LiveSite) -> None:
+    """An agent that knows the task's words, not the page's ids, chains the open and the save:
+    the form by its button's label, a field by its label, the answer showing what it did."""
+    url = live.url("/scripted/settings.html")
+    first = mount.command_script(f"open {url}")
+    save = mount.command_script('execute @ "Save profile" Nickname=Ziggy size=Large')
+    result = sh(f"({first}) >/dev/null && {save}", timeout=CTL_TIMEOUT)
+    assert result.returncode == 0, result
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith('executed A0001 form "Save profile" with field2=Ziggy size=Large')
+    assert lines[3].endswith(": Saved: Large, Ziggy")  # the page's message comes first
+    none = mount.ctl('execute @ "Archive everything"', timeout=CTL_TIMEOUT)
+    mount.assert_failed(none, errno.EINVAL)
+    assert "no control on " in none.stdout and "is labelled 'Archive everything'" in none.stdout
+
+
 def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> None:
     product = opened(mount, live.url("/product.html"))
     lines = ctl(mount, f"execute {product} A0001 size=m")
@@ -83,6 +100,12 @@ def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> N
         'action: A0001 select "Size"',
         "inputs: size=m",
         "",
+        "## what changed (4 lines)",
+        '- content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Small"]',
+        "- content/01-trail-shoe.md:3: Price: 40 EUR",
+        '+ content/01-trail-shoe.md:2: Size [A0001 size: select "Size" = "Medium"]',
+        "+ content/01-trail-shoe.md:3: Price: 45 EUR",
+        "",
         "## changed (2)",
         "actions.tsv",
         "content/01-trail-shoe.md",
@@ -93,6 +116,23 @@ def test_choose_size_m_and_read_the_new_price(mount: Mount, live: LiveSite) -> N
     ]
     row = sh(f"awk -F'\\t' '$1==\"{state}\"{{print $2, $3, $4}}' {mount.path}/_pages.tsv")
     assert row.stdout == f"{product} A0001 active\n"
+
+
+def test_a_size_the_page_did_not_take_fails_the_write_and_says_what_it_shows(
+    mount: Mount, live: LiveSite
+) -> None:
+    # The agent's check is the shell's: the write fails (EIO), and .ctl says what the page
+    # shows instead; ticking rows and unticking with off leave the page as the answers say.
+    shop = opened(mount, live.url("/print.html"))
+    refused = mount.ctl(f"execute {shop} A0001 value=Poster", timeout=CTL_TIMEOUT)
+    mount.assert_failed(refused, errno.EIO)
+    assert refused.stdout.splitlines()[2] == (
+        "not as asked: asked Poster; the field shows A3 landscape")
+    orders = opened(mount, live.url("/orders.html"))
+    ticked = result_page(ctl(mount, f"execute {orders} A0001 ids=101|102|103 action=hold"))
+    assert sh(f"grep -rh 'selected$' {mount.path}/{ticked}/content/").stdout == "3 of 4 selected\n"
+    cleared = result_page(ctl(mount, f"fill {ticked} A0001 ids=off"))
+    assert sh(f"grep -rh 'selected$' {mount.path}/{cleared}/content/").stdout == "0 of 4 selected\n"
 
 
 def test_search_the_archive_for_an_old_article(mount: Mount, live: LiveSite) -> None:
@@ -152,10 +192,11 @@ def test_a_download_is_stored_as_a_resource_of_the_state(mount: Mount, live: Liv
         "id\tkind\tlabel\nA0001\tclick\tExport orders\n")
     lines = ctl(mount, f"execute {page} A0001")
     state = result_page(lines)
+    table = [f"  + tables/T01.tsv:{n}: {row.replace(',', ' ')}"
+             for n, row in enumerate(EXPORT_CSV.decode().splitlines(), 1)]
     assert lines[1:] == [
         f"→ {state} new state of {page}: 1 changed, 3 added, 0 removed (see {state}/_state.md)",
-        "  changed: resources.tsv",
-        "  added: resources/R0001.csv, tables/T01.cells, tables/T01.tsv",
+        *table,  # the download's rows, as its table shows them
         (f"download: orders.csv ({len(EXPORT_CSV)} bytes) stored as {state}/R0001 "
         "(resources/R0001.csv)"),
     ]

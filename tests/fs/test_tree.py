@@ -53,7 +53,7 @@ def test_ls_shows_root_files_and_pages(two_pages: Place) -> None:
     # leaves it out; a plain directory holds it as a link to the last command's page.
     last = ["@"] if two_pages.mode == "directory" else []
     assert listing == [".ctl", *last, "N0001", "N0002", "README.md", "_log", "_pages.tsv",
-                       "_search"]
+                       "_search", "_sites"]
     assert sh(f"ls {two_pages.path}/N0002").stdout.split() == PAGE_ENTRIES
 
 

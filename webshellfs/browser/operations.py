@@ -4,7 +4,9 @@ Each operation takes the element's Playwright locator, the command's inputs (its
 pairs and, for a form, where the capture saw each named field) and a timeout in milliseconds.
 Wrong inputs (an option that does not exist, a field the form lacks) raise UsageError with the
 valid choices; nothing has been done at that point for single controls, and for forms the
-checks run before the first field is touched.
+checks run before the first field is touched. An operation that sets a value hands back its
+read-backs (readback.py): the caller runs them once the page has settled, to tell whether the
+control shows what was asked.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from webshellfs.browser.readback import ReadBack, ReadBacks, reading, said, unmet
 from webshellfs.browser.values import FORMS, field_value, number_in_range
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
+from webshellfs.contract.layout import UNTICK, unticks
 from webshellfs.errors import NotFoundError, UsageError
 
 
@@ -35,9 +39,7 @@ class Inputs:
     seen_at: Mapping[str, str] = field(default_factory=dict)
 
 
-Operation = Callable[[Locator, Inputs, float], Awaitable[None]]
-
-_FALSE_WORDS = ("", "0", "false", "off", "no", "unchecked")
+Operation = Callable[[Locator, Inputs, float], Awaitable[ReadBacks]]
 
 # Finds the choice a user meant, by value first, then by visible label (case-insensitive):
 # an option of a <select>, a radio of the element's group, or an ARIA option/radio inside a
@@ -298,7 +300,7 @@ async def raw_input(timeout: float, what: str) -> AsyncIterator[None]:
             f"{what} did not finish within {timeout / 1000:g} s") from None
 
 
-async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def click(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """A click as a person's: the pointer arrives, what it hovers settles, then the press
     where the pointer is, once a press there lands on the element. Else (it never did, it is
     disabled, or it has no place in view) Playwright's click waits for it and says why not.
@@ -316,12 +318,14 @@ async def click(element: Locator, inputs: Inputs, timeout: float) -> None:
             async with raw_input(timeout, "a press"):
                 await page.mouse.down()
                 await page.mouse.up()
-            return
+            return ()
     await element.click(timeout=timeout)
+    return ()
 
 
-async def hover(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def hover(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     await element.hover(timeout=timeout)
+    return ()
 
 
 # What a field is: [tag, type, min, max, ARIA value now, ARIA min, ARIA max, the id of the
@@ -369,9 +373,14 @@ MAX_SLIDER_STEPS = 500
 MAX_TYPED_CHARS = 200
 
 
-async def fill(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def fill(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """Type the value; a date, time, range or ARIA slider takes it in its own form."""
     value = single_value(inputs.values, "fill")
+    await _fill(element, value, timeout)
+    return (reading(element, value),)
+
+
+async def _fill(element: Locator, value: str, timeout: float) -> None:
     described = await element.evaluate_all(_DESCRIBE_INPUT)
     if described is None:
         raise NotFoundError("the element is no longer on the page")
@@ -457,19 +466,20 @@ async def _slide(slider: Locator, wanted: float, timeout: float) -> None:
     raise UsageError(f"the slider did not reach {wanted:g} in {MAX_SLIDER_STEPS} steps")
 
 
-async def enter(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def enter(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """Type into a search field (if a value is given) and press Enter."""
     if inputs.values:
         await element.fill(single_value(inputs.values, "enter"), timeout=timeout)
     await element.press("Enter", timeout=timeout)
+    return ()
 
 
-async def select(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def select(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """Choose by value or label: in a <select>, a radio group, or an ARIA list box; an
     option element on its own (no value given) is simply clicked."""
     if not inputs.values:
         await element.click(timeout=timeout)
-        return
+        return ()
     wanted = single_value(inputs.values, "select")
     picked = await _pick(element, wanted)
     if "value" in picked:
@@ -482,14 +492,19 @@ async def select(element: Locator, inputs: Inputs, timeout: float) -> None:
             await target.click(timeout=timeout)
     elif "click" in picked:
         await element.click(timeout=timeout)
+        return ()
     else:
         raise UsageError(f"no choice {wanted!r}; choices: {' | '.join(picked['choices'])}")
+    return (reading(element, wanted),)
 
 
-async def check(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def check(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     given = inputs.values
-    wanted = True if not given else single_value(given, "check").lower() not in _FALSE_WORDS
+    word = single_value(given, "check") if given else ""
+    own = await element.get_attribute("value", timeout=timeout) or ""
+    wanted = not given or not unticks(word, [own])
     await _set_checked(element, wanted, timeout)
+    return (reading(element, word or (UNTICK if not wanted else ""), tick=wanted),)
 
 
 async def _set_checked(element: Locator, wanted: bool, timeout: float) -> None:
@@ -508,8 +523,9 @@ async def _set_checked(element: Locator, wanted: bool, timeout: float) -> None:
         await (await _hit_target(element)).click(timeout=timeout)
 
 
-async def uncheck(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def uncheck(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     await _set_checked(element, False, timeout)
+    return (reading(element, UNTICK, tick=False),)
 
 
 # A link that asks for a new window opens in its own tab instead; one that names a frame of
@@ -525,38 +541,55 @@ _SAME_TAB = """
 """
 
 
-async def follow(element: Locator, inputs: Inputs, timeout: float) -> None:
+async def follow(element: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """Follow a link in the same tab, even one that asks for a new window."""
     await element.evaluate(_SAME_TAB)
     await element.click(timeout=timeout)
+    return ()
 
 
-async def submit(form: Locator, inputs: Inputs, timeout: float) -> None:
+# Two frames of the page: what a component draws anew after a change (in a microtask, or at
+# its next frame) is drawn by then.
+_TWO_FRAMES = (
+    "(found) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+)
+
+
+async def submit(form: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """Fill the fields given, then submit as a person does: click the form's own visible
     submit button, else press Enter in a text field (the browser's implicit submission, which
     the page's handlers hear). A form with neither (a panel of checkboxes a script reacts to)
-    has only its fields set."""
-    await set_fields(form, inputs, timeout)
+    has only its fields set. A form whose fields do not all show what was asked is not
+    submitted: the read-backs it answers say which."""
+    checks = await set_fields(form, inputs, timeout)
+    if checks:
+        await form.evaluate_all(_TWO_FRAMES)  # evaluate_all: a form drawn anew is not waited on
+        missed = await unmet(checks)
+        if missed:
+            return tuple(said(line) for line in missed)
     submitters = form.locator(_SUBMITTERS)
     for index in range(await submitters.count()):
         button = submitters.nth(index)
         if await button.is_visible():
             await button.click(timeout=timeout)
-            return
+            return ()
     typed = await _text_field(form, inputs)
     if typed is not None:
         await typed.press("Enter", timeout=timeout)
+        return ()
+    return checks
 
 
-async def set_fields(form: Locator, inputs: Inputs, timeout: float) -> None:
+async def set_fields(form: Locator, inputs: Inputs, timeout: float) -> ReadBacks:
     """Fill, check or choose each field given, in order, without submitting. Every name and
     choice is checked before the first field is touched."""
     steps = [
         await _field_step(form, name, value, inputs.seen_at.get(name, ""), timeout)
         for name, value in inputs.values.items()
     ]
-    for step in steps:
+    for step, _ in steps:
         await step()
+    return tuple(check for _, check in steps)
 
 
 # Inputs in which Enter submits the form they belong to.
@@ -592,10 +625,14 @@ async def _form_field(form: Locator, name: str, locator: str) -> Locator | None:
     return None
 
 
+Step = Callable[[], Awaitable[None]]
+
+
 async def _field_step(
     form: Locator, name: str, value: str, seen_at: str, timeout: float
-) -> Callable[[], Awaitable[None]]:
-    """Check one name=value against the form and return the step that applies it."""
+) -> tuple[Step, ReadBack]:
+    """Check one name=value against the form; return the step that applies it and its
+    read-back."""
     first = await _form_field(form, name, seen_at)
     if first is None:
         names = await form.evaluate(
@@ -611,18 +648,121 @@ async def _field_step(
                 f"no choice {value!r} for {name}; choices: {' | '.join(picked['choices'])}"
             )
         radio = first.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, picked["target"]))
-        return lambda: _set_checked(radio, True, timeout)
+        return (lambda: _set_checked(radio, True, timeout)), reading(first, value, name=name)
     if kind == "checkbox":
-        wanted = value.lower() not in _FALSE_WORDS
-        return lambda: _set_checked(first, wanted, timeout)
+        return await _boxes_step(form, first, name, value, timeout)
     if tag == "select":
         options = await option_values(first, value)
-        return lambda: _select(first, options, timeout)
-    return lambda: fill(first, Inputs({name: value}), timeout)
+        return (lambda: _select(first, options, timeout)), reading(first, value, name=name)
+    return (lambda: _fill(first, value, timeout)), reading(first, value, name=name)
 
 
 async def _select(element: Locator, values: list[str], timeout: float) -> None:
     await element.select_option(value=values, timeout=timeout)
+
+
+# The checkboxes sharing the first one's name (in its form, else in its document or shadow
+# root), each marked to be found again: {id, value, label, inside: within the form element and
+# with a value of its own, so a selector finds it by that}. A disabled box is left out, as the
+# form's field leaves it out: nobody can tick or untick it.
+_BOXES = """
+(first) => {
+  const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+  const scope = first.form ? Array.from(first.form.elements)
+    : Array.from(first.getRootNode().querySelectorAll('input[type=checkbox]'));
+  const boxes = first.name
+    ? scope.filter((e) => e.type === 'checkbox' && e.name === first.name && !e.disabled)
+    : [first];
+  return boxes.map((box) => {
+    if (!box.hasAttribute('__LOCATOR__')) {
+      const next = window.__wsfsNext || 1;
+      window.__wsfsNext = next + 1;
+      box.setAttribute('__LOCATOR__', 'w' + next);
+    }
+    const label = box.labels && box.labels.length ? box.labels[0].textContent : '';
+    return { id: box.getAttribute('__LOCATOR__'), value: box.value, label: norm(label),
+             inside: !!first.form && first.form.contains(box) && box.hasAttribute('value') };
+  });
+}
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+
+
+# Whether the first box found is ticked; null when it is gone (no waiting for it).
+_TICKED = "(found) => (found.length ? found[0].checked : null)"
+
+
+@dataclass(frozen=True)
+class _Box:
+    """One of the checkboxes sharing a name, and where to find it as the page is now."""
+
+    id: str
+    value: str
+    label: str
+    element: Locator
+
+    @property
+    def shown(self) -> str:
+        """How a read-back names it: its label, else its value."""
+        return self.label or self.value
+
+    def means(self, part: str) -> bool:
+        """Whether a part of the value names it: by its value, or its label in any case."""
+        wanted = " ".join(part.split()).casefold()
+        return self.value == part or (bool(wanted) and self.label.casefold() == wanted)
+
+
+def _boxes(form: Locator, name: str, found: list[dict[str, Any]]) -> list[_Box]:
+    """Each box, found by its name and value inside the form where that tells it apart (a list
+    that draws its rows anew on each tick keeps them), else by the mark the capture gave it."""
+    values = [box["value"] for box in found]
+    boxes = []
+    for box in found:
+        if box["inside"] and name and values.count(box["value"]) == 1:
+            selector = ("input[type=checkbox]" + attribute_selector("name", name)
+                        + attribute_selector("value", box["value"]))
+            element = form.locator(selector).first
+        else:
+            element = form.page.locator(attribute_selector(LOCATOR_ATTRIBUTE, box["id"]))
+        boxes.append(_Box(box["id"], box["value"], box["label"], element))
+    return boxes
+
+
+async def _boxes_step(
+    form: Locator, first: Locator, name: str, value: str, timeout: float
+) -> tuple[Step, ReadBack]:
+    """Checkboxes sharing a name: `ids=a|b` ticks a and b and unticks the others, `ids=off`
+    unticks them all; one box alone is ticked by any other word (`on`, its value). The
+    read-back names each box that does not show what was asked."""
+    boxes = _boxes(form, await first.get_attribute("name") or "", await first.evaluate(_BOXES))
+    if unticks(value, [box.value for box in boxes]):
+        wanted: set[str] = set()
+    elif len(boxes) == 1:
+        wanted = {boxes[0].id}
+    else:
+        meant = {part: next((b for b in boxes if b.value == part), None)  # values first
+                 or next((b for b in boxes if b.means(part)), None)
+                 for part in value.split("|")}
+        unknown = [part for part, box in meant.items() if box is None]
+        if unknown:
+            choices = " | ".join(f"{b.value}={b.label}" if b.label else b.value for b in boxes)
+            raise UsageError(f"no box {unknown[0]!r} for {name}; boxes: {choices} "
+                             f"({UNTICK} unticks them all)")
+        wanted = {box.id for box in meant.values() if box is not None}
+
+    async def step() -> None:
+        for box in boxes:
+            await _set_checked(box.element, box.id in wanted, timeout)
+
+    async def read() -> str:
+        # A box that is gone (no longer in the list) is not read: nothing is claimed.
+        ticked = {box.id: await box.element.evaluate_all(_TICKED) for box in boxes}
+        missed = [b.shown for b in boxes if b.id in wanted and ticked[b.id] is False]
+        still = [b.shown for b in boxes if b.id not in wanted and ticked[b.id] is True]
+        parts = ([f"not ticked: {', '.join(missed)}"] if missed else []) + (
+            [f"still ticked: {', '.join(still)}"] if still else [])
+        return f"{name}: asked {value or UNTICK}; {'; '.join(parts)}" if parts else ""
+
+    return step, read
 
 
 OPERATIONS: dict[str, Operation] = {

@@ -111,6 +111,9 @@ class TabCapture:
         new_tabs: tabs the page opened during this call (popups, target=_blank).
         closed_tabs: tabs the pool closed to stay under its cap (their pages become stored).
         notes: anything the caller should tell the user (a relaunch and what it lost, caps hit).
+        unmet: each control the call set that does not show what was asked, read back once the
+            page settled (`size: asked Poster; the field shows A3 landscape`); for a form,
+            any at all means it was not submitted.
         screenshot_number: the tab's number for the screenshot of the viewport this capture
             started right after the snapshot (screenshots.py); it is taken while the caller
             compiles, and `Browser.screenshot` returns it. 0: none (screenshots off, not asked
@@ -127,6 +130,7 @@ class TabCapture:
     closed_tabs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     screenshot_number: int = 0
+    unmet: tuple[str, ...] = ()
 
     @property
     def kept(self) -> tuple[CapturedResponse, ...]:

@@ -50,6 +50,7 @@ from webshellfs.browser.processes import (
     new_marker,
 )
 from webshellfs.browser.profile import Profile
+from webshellfs.browser.readback import ReadBacks, unmet
 from webshellfs.browser.records import Gesture, TabCapture
 from webshellfs.browser.scripts import LOCATOR_ATTRIBUTE, MUTATION_CLOCK, page_guard
 from webshellfs.browser.tab import MAX_DIALOGS, Tab, in_background, without_fragment
@@ -210,20 +211,27 @@ class Session:
             await self._to_front(tab)
             element = await self._find(tab, locator) if locator else None
             tab.dialog_answer = (gesture.dialog, gesture.answer)
+            checks: ReadBacks = ()
+            missed: tuple[str, ...] = ()
             if gesture.name:
                 target = selector_of(gesture.target) if gesture.target else ""
                 await GESTURES[gesture.name](tab.page, element, replace(gesture, target=target),
                                              timeout)
             else:
                 assert act is not None and element is not None
-                await act(element, Inputs(values, field_elements or {}), timeout)
+                checks = await act(element, Inputs(values, field_elements or {}), timeout)
+                if gesture.keys:  # the keys act on the value (Enter takes and clears it)
+                    missed, checks = await unmet(checks), ()
                 for key in gesture.keys:
                     await element.press(key, timeout=timeout)
             _note_busy(tab, await settle(tab, self.options))
             if not is_html(tab.content_type):
                 raw = await self._fetch_raw(tab.page.url)
-                return TabCapture(tab.id, raw, navigated=True)
-            return await self._capture(tab, tab.captured_url)
+                return TabCapture(tab.id, raw, navigated=True, unmet=missed)
+            # Read back once settled, on the page acted on (not on one it led to).
+            if without_fragment(tab.page.url) == without_fragment(tab.captured_url):
+                missed += await unmet(checks)
+            return replace(await self._capture(tab, tab.captured_url), unmet=missed)
 
         doing = f"{gesture.name or operation} on {locator or 'the page'}"
         try:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from webshellfs.contract.names import slugify
-from webshellfs.contract.records import Action, CompiledPage, Field, Section, Table
+from webshellfs.contract.records import Action, Choice, CompiledPage, Field, Section, Table
 
 LONG_VALUE_CHARS = 2000
 MAP_TABLES_LISTED = 20
@@ -93,21 +93,43 @@ class LongValues:
     def keep(self, value: str) -> str:
         if len(value) <= LONG_VALUE_CHARS:
             return value
-        number = len(self.files) + 1
-        path = f"long-values/V{number:04d}.txt"
-        self.files[path] = (value + "\n").encode("utf-8", "surrogatepass")
-        return f"→ {path} ({len(value)} chars)"
+        return f"→ {self.add(value)} ({len(value)} chars)"
+
+    def add(self, text: str) -> str:
+        """Store text as the next long value; returns its path."""
+        path = f"long-values/V{len(self.files) + 1:04d}.txt"
+        self.files[path] = (text + "\n").encode("utf-8", "surrogatepass")
+        return path
 
 
-def _tsv(columns: Sequence[str], rows: Iterable[Sequence[str]], long_values: LongValues) -> bytes:
+def _tsv(
+    columns: Sequence[str], rows: Iterable[Sequence[str]], long_values: LongValues,
+    kept_whole: frozenset[int] = frozenset(),
+) -> bytes:
+    """A TSV file; a cell over LONG_VALUE_CHARS moves to long-values/, except in the columns
+    kept_whole (an action's inputs, which move their long option lists themselves)."""
     lines = ["\t".join(columns)]
     for row in rows:
-        lines.append("\t".join(long_values.keep(clean_field(v)) for v in row))
+        lines.append("\t".join(
+            clean_field(v) if i in kept_whole else long_values.keep(clean_field(v))
+            for i, v in enumerate(row)))
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
 
 
 # A choice whose value is empty ("All departments") shows it, so `=All` does not read as a typo.
 EMPTY_VALUE = '""'
+# The values that tick and untick a checkbox (`agree=on`, `agree=off`), the same everywhere; for
+# boxes sharing a name, `ids=a|b` ticks those and unticks the rest, `ids=off` unticks them all.
+# The other words a person may write for "no" untick too.
+TICK = "on"
+UNTICK = "off"
+UNTICK_WORDS = frozenset({UNTICK, "", "0", "false", "no", "unchecked"})
+
+
+def unticks(value: str, box_values: Iterable[str]) -> bool:
+    """Whether a checkbox input unticks: one of UNTICK_WORDS that is no box's own value (a
+    row's box may well be `value=0`)."""
+    return value.lower() in UNTICK_WORDS and value not in box_values
 
 
 def _field_label(field: Field) -> str:
@@ -118,16 +140,21 @@ def _field_label(field: Field) -> str:
     return f' "{label}"'
 
 
-def format_field(field: Field) -> str:
+def _choice(choice: Choice) -> str:
+    """`s=Small`, `""=Any year`, or the value alone when the label only repeats it."""
+    if choice.label and choice.label != choice.value:
+        return f"{choice.value or EMPTY_VALUE}={choice.label}"
+    return choice.value
+
+
+def format_field(field: Field, options_in: str = "") -> str:
     """`q(text,required)`, `size(select: s=Small|m=Medium; current=m)`,
     `qty(number,min=1,max=10,current=1)`; a label that says more than the name follows the
-    type: `q(text "Search terms",required)`."""
+    type: `q(text "Search terms",required)`. options_in: where the field's choices were moved
+    (`→ long-values/V0002.txt (250 choices)`), shown in their place."""
     kind = field.type + _field_label(field)
     if field.choices:
-        options = "|".join(
-            f"{c.value or EMPTY_VALUE}={c.label}" if c.label and c.label != c.value else c.value
-            for c in field.choices
-        )
+        options = options_in or "|".join(_choice(c) for c in field.choices)
         current = [c.value for c in field.choices if c.selected]
         tail = f"; current={'|'.join(current)}" if current else ""
         required = ",required" if field.required else ""
@@ -139,8 +166,27 @@ def format_field(field: Field) -> str:
     return f"{field.name}({','.join(flags)})"
 
 
-def format_inputs(action: Action) -> str:
-    return " ".join(format_field(f) for f in action.fields)
+def format_inputs(action: Action, long_values: LongValues | None = None) -> str:
+    """An action's inputs, every field of it. Given long_values, when they would pass
+    LONG_VALUE_CHARS the longest option lists move there (one choice a line, as actions.tsv
+    writes it), longest first, until the rest fits: a form with a country list keeps every
+    field in its row."""
+    shown = [format_field(f) for f in action.fields]
+    if long_values is None:
+        return " ".join(shown)
+    total = len(" ".join(shown))
+    moving = set()
+    for index in sorted((i for i, f in enumerate(action.fields) if f.choices),
+                        key=lambda i: -len(shown[i])):
+        if total <= LONG_VALUE_CHARS:
+            break
+        moving.add(index)
+        total -= len(shown[index])
+    for index in sorted(moving):  # numbered in the order of the fields
+        field = action.fields[index]
+        path = long_values.add("\n".join(clean_field(_choice(c)) for c in field.choices))
+        shown[index] = format_field(field, f"→ {path} ({len(field.choices)} choices)")
+    return " ".join(shown)
 
 
 def _table_files(table: Table, long_values: LongValues) -> dict[str, bytes]:
@@ -355,10 +401,11 @@ def render_page(
     files["actions.tsv"] = _tsv(
         ACTION_COLUMNS,
         (
-            (a.id, a.kind, a.label, a.context, format_inputs(a), paths[a.section])
+            (a.id, a.kind, a.label, a.context, format_inputs(a, long_values), paths[a.section])
             for a in page.actions
         ),
         long_values,
+        kept_whole=frozenset({ACTION_COLUMNS.index("inputs")}),
     )
     files["facts.kv"] = "".join(
         f"{clean_field(f.key)} = {long_values.keep(clean_field(f.value))}\n" for f in page.facts

@@ -22,6 +22,8 @@ the first retrieve, so a misconfigured one fails retrieve and never `open`.
       resources.py responses and downloads a live page received → resources and their tables
       progress.py  what a running command reports (`report`), shown as `.progress` and over
                    the socket to a `webshell` in a terminal
+      sites.py     `explore`: the exploration room's Driver over the engine's own paths
+      shortcuts.py `search` and `choose`, made of open and execute
 
 Given a `BrowserFetcher`, pages open in Chromium as live tabs (`_pages.tsv` status active/live)
 and execute/focus/close work; a page the browser fails to load is fetched over `plain_fetcher`
@@ -61,6 +63,8 @@ from webshellfs.engine.queries import lookup_cells, page_meta, resolve_ref
 from webshellfs.engine.effect import page_outline
 from webshellfs.engine.records import Answer, Entry, Outcome, Response, name_page, naming
 from webshellfs.engine.resources import with_responses
+from webshellfs.engine.shortcuts import run_choose, run_search
+from webshellfs.engine.sites import EngineDriver, run_explore
 from webshellfs.engine.tree import TreeView, no_response_yet
 from webshellfs.errors import (
     CommandSyntaxError,
@@ -73,6 +77,7 @@ from webshellfs.errors import (
     UsageError,
 )
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
+from webshellfs.explore import Explorer, explored
 from webshellfs.guide import guide_text, help_index, topic_text
 from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
@@ -199,7 +204,13 @@ class Engine:
             ctl.Execute: self._execute,
             ctl.Focus: self._focus,
             ctl.Close: self._close,
+            ctl.Explore: self._explore,
+            ctl.Search: functools.partial(run_search, self),
+            ctl.Choose: functools.partial(run_choose, self),
         }
+        self.explorer = Explorer(store, EngineDriver(
+            store, self._retrieve_fetcher, self._keep, self.live, self._robots, _refuse_wall,
+        ), report)
 
     # --- read side (see tree.py) ----------------------------------------------------------------
 
@@ -382,6 +393,11 @@ class Engine:
             raise
         responses = live_tab.kept if live_tab is not None else ()
         compiled = await self._compile(capture, responses)
+        site = await trio.to_thread.run_sync(explored, self.store, capture.url, compiled.page)
+        if site is not None:  # its _map.md says so too (a note: no part of the page's state)
+            page_notes = (*compiled.page.notes, site.map_note())
+            compiled = dataclasses.replace(
+                compiled, page=dataclasses.replace(compiled.page, notes=page_notes))
         # Taken by the browser while the page compiled (none over plain HTTP).
         screenshot = await self.live.picture(live_tab) if self.live and live_tab else b""
         record = await self._store_page(compiled, capture, via="open", screenshot=screenshot)
@@ -397,7 +413,28 @@ class Engine:
             if closed:
                 text += f"tabs closed to stay under the cap: {', '.join(closed)} now stored\n"
             text += "".join(f"note: {clean_field(n)}\n" for n in live_tab.notes)
+        text += site.answer() if site is not None else ""
         return text + (note + "\n" if note else "")
+
+    async def _explore(self, command: ctl.Explore) -> str:
+        return await run_explore(command, self.explorer)
+
+    # --- what the shortcuts (engine/shortcuts.py) build on: open, execute and their checks
+
+    def require_page(self, page: PageId) -> PageRecord:
+        return self._require_page(page)
+
+    def require_live(self, verb: str) -> LiveTabs:
+        if self.live is None:
+            raise _Answer(Outcome.FAILED, f"{verb} needs the live browser: "
+                          f"{self.no_browser or 'this mount has no browser'}")
+        return self.live
+
+    async def command_open(self, url: str) -> str:
+        return await self._open(ctl.Open(url))
+
+    async def command_execute(self, command: ctl.Execute) -> str:
+        return await self._execute(command)
 
     async def _compile(
         self,

@@ -33,6 +33,9 @@ LINE_CHARS = 200  # of one changed line, in the answer and in _state.md alike
 STATE_LINES = 400  # _state.md's list; past it the files themselves tell the rest
 FORMS_SHOWN = 4
 ACTIONS_SHOWN = 8  # a page with this many actions or fewer lists them all in its answer
+# Where a longer page's answer looks for the lines that say what an action did.
+TOP_LINES = 12
+MESSAGES_SHOWN = 3
 # A page whose main text is this short is shown whole in the answer, not outlined.
 SHORT_PAGE_LINES = 16
 SHORT_PAGE_CHARS = 1200
@@ -145,6 +148,15 @@ def _short_text(page: CompiledPage) -> list[str]:
     return lines
 
 
+def _top_messages(page: CompiledPage) -> list[str]:
+    """Lines near the top of the main text that read as a message (`Added Ada Lovelace.`, `3
+    errors`): a page reached by acting often says there what the action did."""
+    top = [line for section in page.sections if section.kind == "content"
+           for line in section.lines][:TOP_LINES]
+    return [_shown(line) for line in top
+            if _MESSAGE_WORDS.search(line) and len(line) <= LINE_CHARS][:MESSAGES_SHOWN]
+
+
 def _action_line(action: Action) -> str:
     """`  A0001 form "Search" q(text) year(select: 2008|2009)`, cut at LINE_CHARS."""
     label = _shown(action.label)[:60]
@@ -157,7 +169,10 @@ def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
     its actions with their inputs when they are few (else its forms), how many links, actions
     and facts it has, and what to do next: often enough to act without reading more."""
     text = _short_text(page)
-    lines = text + map_outline(map_md, parts=("## tables/",)) if text else map_outline(map_md)
+    if text:
+        lines = text + map_outline(map_md, parts=("## tables/",))
+    else:
+        lines = [f"says: {line}" for line in _top_messages(page)] + map_outline(map_md)
     few = len(page.actions) <= ACTIONS_SHOWN
     listed = page.actions if few else [a for a in page.actions if a.kind == "submit"]
     if listed:

@@ -7,13 +7,13 @@ valid ones, so the browser is only asked to act on inputs the page can take.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from webshellfs.contract.layout import EMPTY_VALUE
-from webshellfs.errors import UsageError
+from webshellfs.contract.layout import EMPTY_VALUE, unticks
+from webshellfs.errors import NotFoundError, UsageError
 
-__all__ = ["TYPED_KINDS", "action_title", "check_inputs"]
+__all__ = ["TYPED_KINDS", "action_title", "check_inputs", "find_by_label"]
 
 # Kinds that act on one control: its value may be given under the field's name or as value=….
 SINGLE_VALUE_NAME = "value"
@@ -46,14 +46,22 @@ CHOICE_SEPARATOR = "|"
 
 def _check_choice(field: Mapping[str, Any], value: str) -> None:
     choices = field.get("choices") or []
-    if not choices or field.get("type") in TOGGLES:
+    if not choices:
+        return
+    if field.get("type") in TOGGLES:
+        # One box takes on/off (or its own value); boxes sharing a name take the ones to tick.
+        if len(choices) > 1 and not unticks(value, (str(c[0]) for c in choices)):
+            for part in value.split(CHOICE_SEPARATOR):
+                _check_one_choice(field, choices, part, " (off unticks them all)")
         return
     several = field.get("type") in SEVERAL_CHOICES
     for part in value.split(CHOICE_SEPARATOR) if several else (value,):
         _check_one_choice(field, choices, part)
 
 
-def _check_one_choice(field: Mapping[str, Any], choices: Sequence[Any], value: str) -> None:
+def _check_one_choice(
+    field: Mapping[str, Any], choices: Sequence[Any], value: str, more: str = ""
+) -> None:
     wanted = value.casefold()
     for choice_value, choice_label in choices:
         if value == choice_value or wanted == str(choice_label).casefold():
@@ -61,7 +69,13 @@ def _check_one_choice(field: Mapping[str, Any], choices: Sequence[Any], value: s
     listed = " | ".join(
         f"{v or EMPTY_VALUE}={lab}" if lab and lab != v else v for v, lab in choices
     )
-    raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}")
+    raise UsageError(f"no choice {value!r} for {field['name']}; choices: {listed}{more}")
+
+
+def _holds_value(field: Mapping[str, Any]) -> bool:
+    """Whether the field holds something now: a typed value, or a choice that is not empty (a
+    select's `current=7`, a ticked box); a required one that does is not missing."""
+    return bool(field.get("value")) or any(field.get("selected") or ())
 
 
 # Field types whose value is a number the page bounds with min and max.
@@ -89,6 +103,18 @@ def _check_range(field: Mapping[str, Any], value: str) -> None:
         )
 
 
+def _by_names(values: dict[str, str], fields: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Inputs given by a field's label as a person reads it (`Nickname=Ziggy`, `"First
+    name"=Ada`) put under the field's own name (`field2`); the others as given."""
+    names = {str(f.get("name")) for f in fields} | {SINGLE_VALUE_NAME}
+    by_label = {" ".join(str(f["label"]).split()).casefold(): str(f["name"])
+                for f in fields if f.get("label") and f.get("name")}
+    return {
+        name if name in names else by_label.get(" ".join(name.split()).casefold(), name): value
+        for name, value in values.items()
+    }
+
+
 def check_inputs(
     object_id: str, action: Mapping[str, Any], inputs: Sequence[tuple[str, str]],
     submitting: bool = True,
@@ -97,7 +123,7 @@ def check_inputs(
     not fit the action. A form filled and left unsubmitted (`fill`) needs no required input."""
     fields: list[Mapping[str, Any]] = list(action.get("fields") or [])
     title = action_title(object_id, action)
-    values = dict(inputs)
+    values = _by_names(dict(inputs), fields)
     if len(values) != len(inputs):
         raise UsageError(f"an input is given twice; {title} takes: {_valid(fields) or 'no inputs'}")
     if not fields:
@@ -129,7 +155,7 @@ def check_inputs(
     missing = [
         name
         for name, f in by_name.items()
-        if submitting and f.get("required") and name not in values and not f.get("value")
+        if submitting and f.get("required") and name not in values and not _holds_value(f)
     ]
     if missing:
         raise UsageError(
@@ -139,3 +165,45 @@ def check_inputs(
         _check_choice(by_name[name], value)
         _check_range(by_name[name], value)
     return values
+
+
+# How a label given for a control is matched to the labels the page shows, most exact first.
+_LABEL_MATCHES: tuple[Callable[[str, str], bool], ...] = (
+    lambda shown, wanted: shown == wanted,
+    lambda shown, wanted: shown.startswith(wanted),
+    lambda shown, wanted: wanted in shown,
+)
+LABELS_LISTED = 8
+
+
+def _labelled(meta: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(id, how an answer names it) of every action, then of every link, with its label."""
+    actions = [(object_id, action_title(object_id, action))
+               for object_id, action in (meta.get("actions") or {}).items()]
+    links = [(link_id, f'{link_id} link "{text}"')
+             for link_id, text in (meta.get("link_texts") or {}).items()]
+    return actions, links
+
+
+def _label_of(title: str) -> str:
+    """The label inside `A0003 button "Add person"` (or `… → URL`), folded for matching."""
+    return " ".join(title.split('"', 1)[1].rsplit('"', 1)[0].split()).casefold()
+
+
+def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
+    """The id of the one control (an action before a link) whose label is label: the same
+    words first, then a label beginning with them, then one holding them. NotFoundError when
+    none is, UsageError naming them when several are equally near."""
+    wanted = " ".join(label.split()).casefold()
+    for matches in _LABEL_MATCHES:
+        for group in _labelled(meta):
+            found = [(i, title) for i, title in group if matches(_label_of(title), wanted)]
+            if len(found) == 1:
+                return found[0][0]
+            if found:
+                listed = "; ".join(title for _, title in found[:LABELS_LISTED])
+                more = f" … {len(found) - LABELS_LISTED} more" if len(found) > LABELS_LISTED else ""
+                raise UsageError(f"{len(found)} controls on {page} are labelled {label!r}: "
+                                 f"{listed}{more}; name one by its id")
+    raise NotFoundError(f"no control on {page} is labelled {label!r}; see {page}/actions.tsv "
+                        "and links.tsv")

@@ -4,18 +4,22 @@ Each open tab shows exactly one stored page (or page state); `_pages.tsv` says `
 page whose tab was used last, `live` for the other open tabs and `stored` for the rest. After an
 action the tab shows the resulting page: a new page when it navigated, a state when the same URL
 changed (`_state.md` holds the diff), an earlier state's address when the result is identical to
-it, and the same page when nothing changed. A page without a tab is reopened from its URL, and
-the control is confirmed (same kind and label) before anything is done.
+it, and the same page when nothing changed. A page its tab has moved on from (an earlier state,
+a page the tab left) is never reopened behind the user's back: the command acts on what the tab
+shows now when the same control (kind and label) is there, else is refused with that page's
+address. A page without a tab is reopened from its URL, and the control is confirmed (same kind
+and label) before anything is done.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
@@ -43,7 +47,7 @@ from webshellfs.contract.layout import (
     state_digest,
 )
 from webshellfs.engine.effect import bounded, effect_lines, page_outline
-from webshellfs.engine.inputs import TYPED_KINDS, action_title, check_inputs
+from webshellfs.engine.inputs import TYPED_KINDS, action_title, check_inputs, find_by_label
 from webshellfs.engine.records import Answer, Outcome, name_page
 from webshellfs.engine.uploads import upload_paths
 from webshellfs.errors import (
@@ -57,7 +61,7 @@ from webshellfs.errors import (
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
 from webshellfs.store import PageRecord, Store
 
-__all__ = ["Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
+__all__ = ["ActionOutcome", "Compiled", "LiveTabs", "StateNote", "StoredFetcher"]
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +95,17 @@ class Compiled:
     @property
     def digest(self) -> str:
         return state_digest(self.digests)
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """Where an action led, without the words of an answer (exploration reads this): how is
+    page | state | earlier | unchanged, record the page the tab shows now."""
+
+    how: str
+    record: PageRecord
+    diff: FileDiff
+    result: TabCapture
 
 
 Compile = Callable[..., Awaitable[Compiled]]
@@ -171,6 +186,7 @@ class LiveTabs:
         self._compile = compile
         self._keep = keep
         self._tab_of: dict[str, str] = {}  # page id → tab id
+        self._left: dict[str, str] = {}  # page id → the open tab that showed it and moved on
         self._live_locators: dict[str, dict[str, str]] = {}  # page id → object id → locator
         self._active = ""
         # One live command at a time: each reads which tab shows which page, acts, and moves the
@@ -192,7 +208,9 @@ class LiveTabs:
             if other_tab == tab and other != page:
                 del self._tab_of[other]
                 self._live_locators.pop(other, None)
+                self._left[other] = tab
                 changes[other] = "stored"
+        self._left.pop(page, None)
         if locators is not None:
             self._live_locators[page] = dict(locators)
         if self._active and self._active != page and self._active in self._tab_of:
@@ -202,6 +220,10 @@ class LiveTabs:
         changes[page] = "active"
         await self._set(changes)
 
+    def showing(self, page: str) -> bool:
+        """Whether a tab shows page now (as far as this daemon knows)."""
+        return page in self._tab_of
+
     async def add_background(self, page: str, tab: str) -> None:
         """A page in a tab that is not the one in use (a popup)."""
         self._tab_of[page] = tab
@@ -210,6 +232,8 @@ class LiveTabs:
     async def tabs_closed(self, tabs: tuple[str, ...]) -> list[str]:
         """The pool closed these tabs: their pages are stored. Returns those pages."""
         gone = [page for page, tab in self._tab_of.items() if tab in tabs]
+        for page in [page for page, tab in self._left.items() if tab in tabs]:
+            del self._left[page]
         for page in gone:
             del self._tab_of[page]
             self._live_locators.pop(page, None)
@@ -282,10 +306,10 @@ class LiveTabs:
         resources = compiled.page.resources
         now = _locators_of(compiled.page)
         if elsewhere:
+            visited = await trio.to_thread.run_sync(self._last_visit, capture.url)
             record = await self._keep(compiled, capture, via=via, parent=base.page_id,
                                       screenshot=await self.picture(result))
-            map_md = await trio.to_thread.run_sync(self.store.read_file, record.page_id, MAP_FILE)
-            outline = page_outline(record.page_id, compiled.page, map_md or b"")
+            outline = await self._told(record, compiled, visited)
             return _Placed(record, "page", resources=resources, locators=now,
                            outline=tuple(outline))
         focus = compiled.page.focus
@@ -310,6 +334,29 @@ class LiveTabs:
                                   screenshot=await self.picture(result))
         return _Placed(record, "state", diff, resources, now, effect=effect)
 
+    def _last_visit(self, url: str) -> tuple[PageRecord, dict[str, Any]] | None:
+        """The newest stored page of url and its meta (in a thread): what a page the tab has
+        just led to is compared with."""
+        pages = self.store.pages_with_url(url)
+        return (pages[-1], self.store.page_meta(pages[-1].page_id)) if pages else None
+
+    async def _told(
+        self, record: PageRecord, compiled: Compiled,
+        visited: tuple[PageRecord, dict[str, Any]] | None,
+    ) -> list[str]:
+        """What an answer shows of a page an action led to: what changed since its URL's last
+        visit (a list after an add, with its "Added …" message), else its outline."""
+        if visited is not None:
+            last, meta = visited
+            diff = diff_files(meta.get("files") or {}, compiled.digests)
+            effect = await trio.to_thread.run_sync(
+                self._effect, last.page_id, diff, lambda: render_page(compiled.page).get)
+            if effect:
+                return [f"changed since {last.page_id}, this URL's last visit:",
+                        *bounded(effect, f"cat {record.page_id}/_map.md")]
+        map_md = await trio.to_thread.run_sync(self.store.read_file, record.page_id, MAP_FILE)
+        return page_outline(record.page_id, compiled.page, map_md or b"")
+
     def _effect(
         self, base: str, diff: FileDiff, reader: Callable[[], Callable[[str], bytes | None]]
     ) -> tuple[str, ...]:
@@ -329,6 +376,25 @@ class LiveTabs:
                 await self._after_failure()
                 raise
 
+    async def outcome_of(self, command: ctl.Execute, record: PageRecord) -> ActionOutcome:
+        """Run an action as execute does (reopening a page that has no tab) and say where it
+        led; the tab is left showing the result."""
+        async with self._one_at_a_time:
+            try:
+                page = record.page_id
+                meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+                action, values = _action_of(command, meta, page)
+                title = action_title(command.object_id, action)
+                tab, base, base_meta, result = await self._act(record, meta, command, action,
+                                                               values, (), [])
+                placed = await self.place(base, base_meta, result, command.object_id,
+                                          _state_action(command, title), ())
+                await self.show(placed.record.page_id, tab, placed.locators)
+                return ActionOutcome(placed.how, placed.record, placed.diff, result)
+            except (FetchError, Answer):
+                await self._after_failure()
+                raise
+
     async def _after_failure(self) -> None:
         """A failed browser call may have lost tabs (a crash, a context replaced after a hang,
         as its error says): their pages are stored from now on."""
@@ -338,6 +404,9 @@ class LiveTabs:
     async def _execute(self, command: ctl.Execute, record: PageRecord) -> str:
         page = record.page_id
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
+        if command.label:
+            command = replace(command, object_id=find_by_label(meta, command.label, page),
+                              label="")
         action, values = _action_of(command, meta, page)
         title = action_title(command.object_id, action) if command.object_id else page
         if command.text:
@@ -361,6 +430,11 @@ class LiveTabs:
             lines.append(f'selected: "{command.text}"' if command.text
                          else f"selected: the whole text of {command.object_id}")
         lines += await self._aftermath(result, placed, via)
+        if result.unmet:
+            # Stored all the same: the answer says what the page shows instead.
+            submitted = command.submit and action.get("kind") == "submit"
+            lines[1:1] = _not_as_asked(result.unmet, submitted, placed.record.page_id)
+            raise Answer(Outcome.FAILED, "\n".join(lines))
         return "\n".join(lines) + "\n"
 
     def _upload_files(self, command: ctl.Execute) -> tuple[str, ...]:
@@ -372,12 +446,18 @@ class LiveTabs:
         self, record: PageRecord, meta: dict[str, Any], command: ctl.Execute,
         action: dict[str, Any], values: dict[str, str], files: tuple[str, ...], lines: list[str],
     ) -> tuple[str, PageRecord, dict[str, Any], TabCapture]:
-        """Act in the page's tab, or in a reopened one if it has none. Returns the tab, the
-        page acted on (a reopened one may be a newer state), its meta and the capture."""
+        """Act in the page's tab; in the tab that has moved on from it, on what it shows now;
+        else in a reopened one. Returns the tab, the page acted on (a reopened one may be a
+        newer state), its meta and the capture."""
+        tab = await self._tab_for(record.page_id)
+        shows_now = self._shown_instead(record.page_id) if tab is None else None
+        if shows_now is not None:
+            tab, record, meta, command, action, values = await self._moved_on(
+                record, shows_now, command, action, lines)
         act = functools.partial(self._act_in, record=record, meta=meta, command=command,
                                 action=action, values=values, files=files, lines=lines)
         try:
-            return await act(await self._tab_for(record.page_id))
+            return await act(tab)
         except TabGone:
             # Closed between being found and being used (the cap, making room for another
             # session's open): the page is stored now, and reopened like any stored page, once.
@@ -439,6 +519,36 @@ class LiveTabs:
                      "acted on the same control where it is now")
         with _did_not_act(base.page_id):
             return tab, base, base_meta, await run({**action, "locator": locator})
+
+    def _shown_instead(self, page: str) -> str | None:
+        """The page shown now by the open tab that showed this one before, if any."""
+        tab = self._left.get(page)
+        return next((p for p, t in self._tab_of.items() if t == tab), None) if tab else None
+
+    async def _moved_on(
+        self, record: PageRecord, current: str, command: ctl.Execute, action: dict[str, Any],
+        lines: list[str],
+    ) -> tuple[str, PageRecord, dict[str, Any], ctl.Execute, dict[str, Any], dict[str, str]]:
+        """A page whose tab shows another one now (current: a later state, a page it led
+        to): the command goes to the same control (kind and label) there, named in the
+        answer, so nothing typed into the tab is lost to a reopened copy; without one it is
+        refused with that page's address, nothing done."""
+        page, tab = record.page_id, self._tab_of[current]
+        now = await trio.to_thread.run_sync(self.store.page, current)
+        meta = await trio.to_thread.run_sync(self.store.page_meta, current)
+        moved = f"tab {tab} showed {page} before and shows {current} now"
+        object_id = _same_control(command.object_id, action, meta) if command.object_id else ""
+        if now is None or object_id is None:
+            raise Answer(
+                Outcome.FAILED,
+                f"did not act: {moved}, and {current} has no {action.get('kind')} control "
+                f"labelled {action.get('label')!r} (see {current}/actions.tsv); nothing was done",
+            )
+        command = dataclasses.replace(command, page=current, object_id=object_id)
+        action, values = _action_of(command, meta, current)
+        where = f"on {action_title(object_id, action)} there" if object_id else "there"
+        lines.append(f"earlier: {moved}; acted {where}")
+        return tab, now, meta, command, action, values
 
     async def _words_answer(
         self, error: WordsNotShown, record: PageRecord, meta: Mapping[str, Any]
@@ -623,6 +733,13 @@ class LiveTabs:
     async def _focus(self, record: PageRecord) -> str:
         page = record.page_id
         tab = await self._tab_for(page)
+        now = self._shown_instead(page) if tab is None else None
+        if now is not None:
+            raise Answer(
+                Outcome.FAILED,
+                f"{page} has no tab of its own: tab {self._tab_of[now]} showed it before and "
+                f"shows {now} now (`focus {now}` captures the tab again)",
+            )
         if tab is None:
             raise Answer(
                 Outcome.FAILED,
@@ -874,10 +991,37 @@ def _did(
     return line + (f" (a dialog is {command.dialog}ed)" if command.dialog else "")
 
 
+def _not_as_asked(unmet: tuple[str, ...], submitted: bool, page: str) -> list[str]:
+    """The lines that say a control does not show what was asked (and, for a form, that it
+    was therefore not submitted), right under the answer's first line."""
+    lines = [f"not as asked: {line}" for line in unmet]
+    if submitted:
+        lines.append(f"not submitted: the form holds what {page} shows; set the fields again "
+                     "or submit it as it is")
+    return lines
+
+
 def _state_action(command: ctl.Execute, title: str) -> str:
     """What _state.md says made a state: the action's title, with the gesture (or `fill`)."""
     verb = command.gesture or ("" if command.submit else "fill")
     return f"{verb} {title}" if verb else title
+
+
+def _same_control(
+    object_id: str, action: Mapping[str, Any], meta: Mapping[str, Any]
+) -> str | None:
+    """The id, on another page, of the control with the action's kind and label (a link: its
+    URL and text): the same id if it is that, else the only one that is; None if none is."""
+    if object_id.startswith("L"):
+        links, texts = meta.get("links") or {}, meta.get("link_texts") or {}
+        same = [i for i, url in links.items()
+                if url == action.get("url") and (texts.get(i) or url) == action.get("label")]
+    else:
+        same = [i for i, a in (meta.get("actions") or {}).items()
+                if (a.get("kind"), a.get("label")) == (action.get("kind"), action.get("label"))]
+    if object_id in same:
+        return object_id
+    return same[0] if len(same) == 1 else None
 
 
 def _confirm(action: Mapping[str, Any], meta: Mapping[str, Any]) -> str | None:

@@ -57,13 +57,16 @@ def page_meta(page: CompiledPage, capture: Capture) -> dict[str, Any]:
 
 def _field_meta(field: Field) -> dict[str, Any]:
     """One input of an action as execute checks it: its name, type, whether it must be given,
-    its current value and choices, and how actions.tsv shows it (for the list of valid ones)."""
+    its current value, its choices and which are chosen now, and how actions.tsv shows it (for
+    the list of valid ones)."""
     return {
         "name": field.name,
+        "label": field.label,
         "type": field.type,
         "required": field.required,
         "value": field.value,
         "choices": [[c.value, c.label] for c in field.choices],
+        "selected": [c.value for c in field.choices if c.selected],
         "limits": dict(field.limits),
         "shown": format_field(field),
         "locator": field.locator,

@@ -34,6 +34,7 @@ __all__ = [
     "README",
     "ROOT_NUMBER",
     "SEARCH_DIR",
+    "SITES_DIR",
     "UNUSED_NUMBERS",
     "TreeView",
     "no_response_yet",
@@ -47,22 +48,24 @@ README = "README.md"
 PAGES_TSV = "_pages.tsv"
 LOG_DIR = "_log"
 SEARCH_DIR = "_search"
+SITES_DIR = "_sites"  # one directory per explored site: its map (webshellfs/explore)
 PAGES_COLUMNS = ("page", "parent", "via", "status", "title", "url")
-ROOT_NAMES = (CTL, PAGES_TSV, README, LOG_DIR, SEARCH_DIR)
+ROOT_NAMES = (CTL, PAGES_TSV, README, LOG_DIR, SEARCH_DIR, SITES_DIR)
 # Page trees kept built: a `grep -r` or `find` walks page by page, so a few suffice; each is a
 # few KB, and every one kept is memory the daemon holds however much the kernel forgets.
 PAGE_TREE_CACHE = 64
 
 # Path numbers (see the module docstring). `.ctl` and `.progress` have none: the FUSE layer
-# numbers them per session from UNUSED_NUMBERS up.
+# numbers them per session from UNUSED_NUMBERS up. Entries under `_sites/` are named by the
+# sites explored, so they are numbered in order of first sight (a few per site).
 ROOT_NUMBER = 1
-_ROOT_NUMBERS = {README: 2, PAGES_TSV: 3, LOG_DIR: 4, SEARCH_DIR: 5, LAST_LINK: 6}
+_ROOT_NUMBERS = {README: 2, PAGES_TSV: 3, LOG_DIR: 4, SEARCH_DIR: 5, LAST_LINK: 6, SITES_DIR: 7}
 _ROOT_PATHS = {number: name for name, number in _ROOT_NUMBERS.items()}
 _KIND_SHIFT = 56
-_LOG_KIND, _SEARCH_KIND, _PAGE_KIND = 1, 2, 3
+_LOG_KIND, _SEARCH_KIND, _PAGE_KIND, _SITE_KIND = 1, 2, 3, 4
 _RECORD_KINDS = {LOG_DIR: (_LOG_KIND, "R"), SEARCH_DIR: (_SEARCH_KIND, "Q")}
 _PLACE_BITS = 24  # room for 16 million entries in one page
-UNUSED_NUMBERS = 4 << _KIND_SHIFT
+UNUSED_NUMBERS = 5 << _KIND_SHIFT
 
 
 # How a session named by WEBSHELL_SESSION is spelled (the FUSE layer's session_of).
@@ -182,6 +185,8 @@ class TreeView:
         # Log and search files never change once written: their entries are made once, so
         # listing _log/ costs one query however long the log grows (it runs on the FUSE thread).
         self._record_entries: dict[str, Entry] = {}
+        self._site_paths: list[str] = []  # `_sites/…` paths in order of first sight
+        self._site_numbers: dict[str, int] = {}
 
     def touched(self) -> None:
         self._changed_ns = time.time_ns()
@@ -257,9 +262,29 @@ class TreeView:
             return Entry(PAGES_TSV, PAGES_TSV, False, size, self._pages_mtime, False)
         if name == README:
             return Entry(README, README, False, len(self._readme), self.started_ns, False)
-        if name in (LOG_DIR, SEARCH_DIR):
+        if name in (LOG_DIR, SEARCH_DIR, SITES_DIR):
             return Entry(name, name, True, 0, self._changed_ns, False)
         return None
+
+    # --- _sites/: an explored site's map, rewritten while an exploration runs (never cached)
+
+    def _site_entry(self, rest: str) -> Entry | None:
+        site, _, name = rest.partition("/")
+        updated = dict(self.store.sites()).get(site)
+        if updated is None or "/" in name:
+            return None
+        path = f"{SITES_DIR}/{rest}"
+        if not name:
+            return Entry(site, path, True, 0, updated, False)
+        size = dict(self.store.site_files(site)).get(name)
+        return None if size is None else Entry(name, path, False, size, updated, False)
+
+    def _site_names(self, rest: str) -> list[str]:
+        if not rest:
+            return [f"{SITES_DIR}/{site}" for site, _ in self.store.sites()]
+        if self._site_entry(rest) is None or "/" in rest:
+            raise NotFoundError(f"no such directory: {SITES_DIR}/{rest}")
+        return [f"{SITES_DIR}/{rest}/{name}" for name, _ in self.store.site_files(rest)]
 
     def _log_file(self, name: str) -> tuple[bytes, int] | None:
         number = _numbered(name, "R")
@@ -294,6 +319,8 @@ class TreeView:
                 return _ROOT_NUMBERS[top]
             page = _listed_page_number(top)
             return None if page is None else (_PAGE_KIND << _KIND_SHIFT) | (page << _PLACE_BITS)
+        if top == SITES_DIR:
+            return self._site_number(path)
         if top in _RECORD_KINDS:
             kind, prefix = _RECORD_KINDS[top]
             record = _numbered(rest, prefix)
@@ -306,6 +333,13 @@ class TreeView:
             return None
         return (_PAGE_KIND << _KIND_SHIFT) | (tree.record.number << _PLACE_BITS) | place
 
+    def _site_number(self, path: str) -> int:
+        number = self._site_numbers.get(path)
+        if number is None:
+            number = self._site_numbers[path] = len(self._site_paths)
+            self._site_paths.append(path)
+        return (_SITE_KIND << _KIND_SHIFT) | number
+
     def path_of(self, number: int) -> str | None:
         """The path numbered number, the inverse of `number` (None if no path has it)."""
         if number == ROOT_NUMBER:
@@ -313,6 +347,8 @@ class TreeView:
         if number in _ROOT_PATHS:
             return _ROOT_PATHS[number]
         kind, value = number >> _KIND_SHIFT, number & ((1 << _KIND_SHIFT) - 1)
+        if kind == _SITE_KIND:
+            return self._site_paths[value] if value < len(self._site_paths) else None
         for top, (record_kind, prefix) in _RECORD_KINDS.items():
             if kind == record_kind:
                 return f"{top}/{_record_name(prefix, value)}"
@@ -339,6 +375,8 @@ class TreeView:
             return None if record is None else Entry(top, top, True, 0, record.created_ns, True)
         if top in (LOG_DIR, SEARCH_DIR):
             return self._record_entry(top, rest)
+        if top == SITES_DIR:
+            return self._site_entry(rest)
         tree = self._tree(top)
         return None if tree is None else tree.entry(rest)
 
@@ -352,6 +390,8 @@ class TreeView:
             names = [f"{LOG_DIR}/{_record_name('R', n)}" for n in self.store.log_numbers()]
         elif path == SEARCH_DIR:
             names = [f"{SEARCH_DIR}/{_record_name('Q', n)}" for n in self.store.search_numbers()]
+        elif path.partition("/")[0] == SITES_DIR:
+            names = self._site_names(path.partition("/")[2])
         else:
             top, _, rest = path.partition("/")
             tree = self._tree(top)
@@ -374,6 +414,8 @@ class TreeView:
         elif top in (LOG_DIR, SEARCH_DIR) and rest:
             found = (self._log_file if top == LOG_DIR else self._search_file)(rest)
             data = None if found is None else found[0]
+        elif top == SITES_DIR and rest.count("/") == 1:
+            data = self.store.site_file(*rest.split("/"))
         elif rest:
             tree = self._tree(top)
             page_file = None if tree is None else tree.files.get(rest)

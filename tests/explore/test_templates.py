@@ -1,0 +1,41 @@
+"""Templates are read from the compiled page: the shop's product pages share one, its list
+pages another, and the home page has its own, whatever their URLs."""
+
+from __future__ import annotations
+
+from webshellfs.compiler import compile_page
+from webshellfs.explore.templates import address_shape, outline, signature
+from tests.explore.shop_site import page_for
+
+BASE = "http://shop.example"
+
+
+def compiled(path: str):  # noqa: ANN201 - a CompiledPage
+    body = page_for(path, {})
+    assert body is not None
+    return compile_page(body, BASE + path, content_type="text/html")
+
+
+def test_pages_of_one_template_share_a_signature_and_others_do_not() -> None:
+    product, other_product = compiled("/product/1.html"), compiled("/product/8.html")
+    products, articles = compiled("/products.html"), compiled("/articles.html")
+    home, article = compiled("/index.html"), compiled("/article/2.html")
+    assert signature(product) == signature(other_product)
+    assert signature(products) == signature(articles)  # both list pages
+    assert len({signature(p) for p in (product, products, home, article)}) == 4
+    assert signature(product) == (
+        "h1[button] h2[form] | footer[link] header nav[button] popup search[form]")
+
+
+def test_a_run_of_sections_of_one_shape_counts_once() -> None:
+    ten = compile_page("<h1>News</h1>" + "".join(f"<h2>Story {n}</h2><p>Text {n}.</p>"
+                                                  for n in range(10)), BASE + "/news")
+    three = compile_page("<h1>News</h1>" + "".join(f"<h2>Story {n}</h2><p>Text {n}.</p>"
+                                                    for n in range(3)), BASE + "/news?page=2")
+    assert signature(ten) == signature(three) == "h1 h2+ | (no chrome)"
+    assert outline(three) == "News · Story 0 · Story 1 · Story 2"
+
+
+def test_the_address_shape_generalises_numbers() -> None:
+    assert address_shape("http://x/product/12.html") == "/product/{n}.html"
+    assert address_shape("http://x/list?page=3&sort=a") == "/list?page={n}&sort=a"

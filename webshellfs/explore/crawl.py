@@ -1,0 +1,411 @@
+"""The exploration itself: breadth first from a start page over one site, bounded by pages,
+depth and time, one page or one control at a time, with a checkpoint in the store after each.
+
+Every page is loaded and stored by the engine as any page is (`Driver.load`), so it is
+greppable at once. Its links are recorded; those that are safe (safety.py) and on the site go
+into the frontier. The page gets a template (templates.py); on the first REPRESENTATIVES pages
+of a template the controls a person uses to move or reveal are tried, each once per template
+(once for the whole site when it sits in the site's chrome: a header's menu), through the
+engine's live execute path (`Driver.try_control`), which reloads the page first and reports
+what changed. A list's further items, once two of the same address shape share a template,
+are listed rather than fetched.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import trio
+
+from webshellfs.contract.layout import clean_field, format_inputs
+from webshellfs.contract.records import Action, CompiledPage, Section
+from webshellfs.errors import CompileError, FetchError, NotFoundError, UsageError
+from webshellfs.explore.behaviors import Tried, effect_of
+from webshellfs.explore.safety import (
+    control_refusal,
+    is_candidate,
+    link_refusal,
+    same_site,
+    site_of,
+)
+from webshellfs.explore.shortcuts import is_search_form
+from webshellfs.explore.sitemap import map_address, render_files, site_directory
+from webshellfs.explore.state import (
+    Behavior,
+    Bounds,
+    Form,
+    PageEntry,
+    SiteState,
+    Skip,
+    Template,
+    Visit,
+)
+from webshellfs.explore.templates import address_shape, outline, signature
+from webshellfs.store import Store
+
+__all__ = ["DEFAULT_BOUNDS", "Driver", "Explorer", "Loaded", "answer"]
+
+DEFAULT_BOUNDS = Bounds(pages=100, depth=4, seconds=60.0)
+REPRESENTATIVES = 2  # pages of a template whose controls are tried
+TRIES_PER_PAGE = 12
+# Requests per second to one site: a page load and each control tried (it reloads the page).
+REQUESTS_PER_SECOND = 4.0
+# Seconds kept before the command's deadline: a step started later could be cut short.
+STOP_MARGIN = 15.0
+NAVIGATION_REGIONS = ("nav", "header")
+CHROME = "boilerplate"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A page the engine loaded and stored: its address, where it ended up, the compiled page."""
+
+    page: str
+    url: str
+    compiled: CompiledPage
+
+
+class Driver(Protocol):
+    """What an exploration asks of the engine (engine/sites.py gives it)."""
+
+    live: bool  # controls can be tried (the mount has a browser)
+
+    async def allowed(self, url: str) -> bool: ...
+
+    async def load(self, url: str) -> Loaded: ...
+
+    async def try_control(self, page: str, action_id: str) -> Tried: ...
+
+
+class _Stop(Exception):
+    """A bound was hit: its sentence is in the state's `stopped`."""
+
+
+class Explorer:
+    """Runs explorations over a driver and keeps them in the store; `report` tells progress."""
+
+    def __init__(self, store: Store, driver: Driver, report: Callable[[str], None],
+                 requests_per_second: float = REQUESTS_PER_SECOND) -> None:
+        self.store = store
+        self.interval = 1 / requests_per_second
+        self.driver = driver
+        self.report = report
+        self._last_request: dict[str, float] = {}  # site → when it was last sent a request
+        self._walking: set[str] = set()  # sites being explored now (one walk per site)
+
+    # --- the state ------------------------------------------------------------------------------
+
+    def saved(self, site: str) -> SiteState | None:
+        """The state kept for a site (as site_of names it), or None."""
+        text = self.store.site_state(site_directory(site))
+        return None if text is None else SiteState.from_json(text)
+
+    async def _save(self, state: SiteState) -> None:
+        state.updated_ns = time.time_ns()
+
+        def save() -> None:
+            # Rendered in the worker too (tens of ms for a site of hundreds of pages): the
+            # walk waits for it, so the state holds still meanwhile.
+            self.store.save_site(site_directory(state.site), state.to_json(),
+                                 render_files(state))
+
+        with trio.CancelScope(shield=True):  # a checkpoint is short and whole
+            await trio.to_thread.run_sync(save)
+
+    def latest_unfinished(self) -> SiteState | None:
+        for directory, _ in self.store.sites():
+            text = self.store.site_state(directory)
+            state = None if text is None else SiteState.from_json(text)
+            if state is not None and not state.finished:
+                return state
+        return None
+
+    @staticmethod
+    def new_state(url: str, bounds: Bounds) -> SiteState:
+        state = SiteState(site_of(url), url, bounds, time.time_ns())
+        state.frontier.append(Visit(url, 0, (f"open {url}",)))
+        return state
+
+    # --- the run --------------------------------------------------------------------------------
+
+    async def run(self, state: SiteState, seconds: float) -> tuple[int, int, float]:
+        """Explore until the frontier is empty or a bound is hit; returns the pages stored, the
+        controls tried and the seconds spent in this run. UsageError if another session is
+        exploring the same site now."""
+        if state.site in self._walking:
+            raise UsageError(f"{state.site} is being explored by another command now; "
+                             "its map grows as it goes")
+        self._walking.add(state.site)
+        try:
+            return await self._run(state, seconds)
+        finally:
+            self._walking.discard(state.site)
+
+    async def _run(self, state: SiteState, seconds: float) -> tuple[int, int, float]:
+        started = trio.current_time()
+        command_end = trio.current_effective_deadline() - STOP_MARGIN
+        stop_at = min(started + seconds, command_end)
+        state.stopped = []
+        state.finished = False
+        before_pages, before_tried = len(state.stored()), len(state.behaviors)
+        try:
+            while state.frontier:
+                self._check_bounds(state, stop_at, command_end, seconds)
+                visit = state.frontier[0]
+                with trio.move_on_at(stop_at + STOP_MARGIN / 2) as cut:
+                    await self._visit(state, visit, stop_at)
+                if cut.cancelled_caught or state.trying:  # out of time amid its controls
+                    self._stopped_by_time(state, command_end, seconds)
+                    raise _Stop
+                state.frontier.pop(0)
+                await self._save(state)
+            state.finished = True
+        except _Stop:
+            pass
+        finally:
+            spent = trio.current_time() - started
+            state.seconds += spent
+            await self._save(state)
+        return len(state.stored()) - before_pages, len(state.behaviors) - before_tried, spent
+
+    def _check_bounds(self, state: SiteState, stop_at: float, command_end: float,
+                      seconds: float) -> None:
+        stored = len(state.stored())
+        if stored >= state.bounds.pages:
+            state.stopped.append(f"pages: {stored} stored (--pages {state.bounds.pages}); "
+                                 f"{len(state.frontier)} addresses not visited")
+            raise _Stop
+        if trio.current_time() >= stop_at:
+            self._stopped_by_time(state, command_end, seconds)
+            raise _Stop
+
+    @staticmethod
+    def _stopped_by_time(state: SiteState, command_end: float, seconds: float) -> None:
+        if trio.current_time() >= command_end:
+            why = "the command's deadline (the mount's --deadline) was near"
+        else:
+            why = f"--time {seconds:g} s"
+        state.stopped.append(f"time: {why}; {len(state.frontier)} addresses not visited")
+
+    async def _pace(self, site: str) -> None:
+        """The per-site rate limit: loads and tries at least `interval` seconds apart."""
+        last = self._last_request.get(site, -math.inf)
+        wait = last + self.interval - trio.current_time()
+        if wait > 0:
+            await trio.sleep(wait)
+        self._last_request[site] = trio.current_time()
+
+    async def _visit(self, state: SiteState, visit: Visit, stop_at: float) -> None:
+        """Load one address and record it. Its entry joins the state only once it is known
+        whole: a visit cut short (a killed daemon, the deadline) is made again on resume."""
+        known = state.pages.get(visit.url)
+        if known is not None and known.page and known.page == state.trying:
+            await self._try_again(state, visit, known, stop_at)
+        if known is not None:
+            return
+        entry = PageEntry(visit.url, visit.depth, "", path=visit.path)
+        if not await self.driver.allowed(visit.url):
+            entry.status = "robots.txt disallows it"
+            state.pages[visit.url] = entry
+            return
+        like = self._listed_like(state, visit.url)
+        if like:
+            entry.status, entry.template = "listed", like
+            state.pages[visit.url] = entry
+            return
+        await self._pace(state.site)
+        state.requests += 1
+        try:
+            loaded = await self.driver.load(visit.url)
+        except (FetchError, CompileError, UsageError, NotFoundError) as error:
+            entry.status = "failed: " + clean_field(str(error)).split(";")[0][:200]
+            state.pages[visit.url] = entry
+            self.report(f"{visit.url}: {entry.status}")
+            return
+        page = loaded.compiled
+        entry.page, entry.title = loaded.page, clean_field(page.title)[:200]
+        state.pages[visit.url] = entry
+        if not same_site(loaded.url, state.site):
+            entry.status = f"led off the site, to {loaded.url}"
+            return
+        entry.status = "stored"
+        template = self._template_of(state, page, loaded.url)
+        entry.template = template.id
+        self.report(f"{loaded.page} {template.id} depth {visit.depth} {loaded.url}")
+        if visit.depth == 0:
+            state.navigation = [
+                (section.name, clean_field(link.text), link.url) for link in page.links
+                if (section := _section_of(page, link.section)) is not None
+                and section.name in NAVIGATION_REGIONS]
+        self._note_forms(state, loaded)
+        self._follow_links(state, loaded, visit)
+        if len(template.representatives) < REPRESENTATIVES:
+            template.representatives.append(loaded.page)
+            state.trying = loaded.page
+            await self._try_controls(state, loaded, template, visit, stop_at)
+
+    async def _try_again(self, state: SiteState, visit: Visit, entry: PageEntry,
+                         stop_at: float) -> None:
+        """A page whose controls were being tried when the walk was cut (a killed daemon):
+        load it again and try those not tried yet."""
+        template = state.template(entry.template)
+        await self._pace(state.site)
+        state.requests += 1
+        try:
+            loaded = await self.driver.load(visit.url)
+        except (FetchError, CompileError, UsageError, NotFoundError):
+            loaded = None
+        if loaded is None or template is None:
+            state.trying = ""
+            return
+        await self._try_controls(state, loaded, template, visit, stop_at)
+
+    @staticmethod
+    def _listed_like(state: SiteState, url: str) -> str:
+        """The template of a list's items when two stored pages of url's address shape share
+        it, so url is listed rather than fetched; "" otherwise."""
+        shape = address_shape(url)
+        alike = {p.template for p in state.stored() if address_shape(p.url) == shape}
+        count = sum(1 for p in state.stored() if address_shape(p.url) == shape)
+        return alike.pop() if count >= REPRESENTATIVES and len(alike) == 1 else ""
+
+    @staticmethod
+    def _template_of(state: SiteState, page: CompiledPage, url: str) -> Template:
+        shape = signature(page)
+        for template in state.templates:
+            if template.signature == shape:
+                return template
+        template = Template(f"T{len(state.templates) + 1:02d}", shape, outline(page), url)
+        state.templates.append(template)
+        return template
+
+    @staticmethod
+    def _note_forms(state: SiteState, loaded: Loaded) -> None:
+        known = {form.address for form in state.forms}
+        page = loaded.compiled
+        for action in page.actions:
+            if action.kind != "submit" or action.context in known:
+                continue
+            section = _section_of(page, action.section)
+            region = section.name if section is not None else ""
+            search = region == "search" or is_search_form(
+                action.label, [(f.name, f.type, f.label) for f in action.fields])
+            state.forms.append(Form(loaded.page, f'{action.id} {action.control} "{action.label}"',
+                                    action.context, format_inputs(action), search))
+            known.add(action.context)
+
+    def _follow_links(self, state: SiteState, loaded: Loaded, visit: Visit) -> None:
+        queued = {v.url for v in state.frontier}
+        skipped = {s.what for s in state.skipped}
+        too_deep = set(state.too_deep)
+        for link in loaded.compiled.links:
+            url = link.url.partition("#")[0]
+            if not url or url in state.pages or url in queued:
+                continue
+            refusal = link_refusal(link, state.site)
+            if refusal:
+                what = f'link "{clean_field(link.text)[:60]}" → {url}'
+                if what not in skipped and not refusal.startswith(("another site", "not a web")):
+                    state.skipped.append(Skip(loaded.page, what, refusal))
+                    skipped.add(what)
+                continue
+            if visit.depth + 1 > state.bounds.depth:
+                if url not in too_deep:
+                    state.too_deep.append(url)
+                    too_deep.add(url)
+                continue
+            step = f'"{clean_field(link.text)[:60]}" [{link.id} on {loaded.page}]'
+            state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
+            queued.add(url)
+
+    # --- controls -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _control_key(page: CompiledPage, template: Template, action: Action) -> str:
+        """Chrome controls are the site's (tried once anywhere); content ones the template's."""
+        section = _section_of(page, action.section)
+        where = section.name if section is not None and section.kind == CHROME else template.id
+        return f"{where}\t{action.control}\t{action.label}"
+
+    async def _try_controls(self, state: SiteState, loaded: Loaded, template: Template,
+                            visit: Visit, stop_at: float) -> None:
+        """Try the page's controls not tried yet for its template (or the site's chrome);
+        `state.trying` is cleared once they all were."""
+        page = loaded.compiled
+        tries = 0
+        for action in page.actions:
+            if not (is_candidate(action) or action.kind == "submit"):
+                continue
+            key = self._control_key(page, template, action)
+            if key in state.tried:
+                continue
+            title = f'{action.id} {action.control} "{clean_field(action.label)[:60]}"'
+            refusal = control_refusal(action)
+            if refusal or not self.driver.live:
+                state.tried.append(key)
+                if refusal and action.kind != "submit":  # forms are listed as forms
+                    state.skipped.append(Skip(loaded.page, title, refusal))
+                continue
+            if tries >= TRIES_PER_PAGE:
+                break
+            if trio.current_time() >= stop_at:
+                return  # out of time: `state.trying` stays, so a resume tries the rest
+            tries += 1
+            await self._pace(state.site)
+            state.requests += 2  # the reload before the click, and the click
+            tried = await self.driver.try_control(loaded.page, action.id)
+            effect = effect_of(page, action, tried)
+            where = key.partition("\t")[0]
+            state.behaviors.append(Behavior(loaded.page, template.id, title, effect,
+                                            "content" if where == template.id else where))
+            state.tried.append(key)
+            self.report(f"{loaded.page} tried {title}: {effect}")
+            if tried.how == "page" and same_site(tried.url, state.site):
+                self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
+            await self._save(state)
+        state.trying = ""
+
+    @staticmethod
+    def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:
+        url = url.partition("#")[0]
+        if url in state.pages or any(v.url == url for v in state.frontier):
+            return
+        if visit.depth + 1 > state.bounds.depth:
+            if url not in state.too_deep:
+                state.too_deep.append(url)
+            return
+        state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
+
+
+def _section_of(page: CompiledPage, index: int) -> Section | None:
+    return page.sections[index] if 0 <= index < len(page.sections) else None
+
+
+def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: bool) -> str:
+    """The command's answer: what this run did, the bounds hit, where the map is."""
+    site_map = map_address(state.site)
+    listed = sum(1 for p in state.pages.values() if p.status == "listed")
+    lines = [
+        f"{'resumed' if resumed else 'explored'} {state.site} from {state.start}: "
+        f"{stored} pages stored and {tried} controls tried in {spent:.1f} s",
+        f"site so far: {len(state.stored())} pages stored, {listed} listed by their address, "
+        f"{len(state.templates)} templates, {len(state.behaviors)} behaviours, "
+        f"{len(state.forms)} forms, {len(state.skipped)} things skipped for safety",
+    ]
+    lines += [f"stopped: {why}" for why in state.stopped]
+    if state.too_deep:
+        lines.append(f"depth: {len(state.too_deep)} addresses deeper than --depth "
+                     f"{state.bounds.depth} were not followed")
+    if state.finished:
+        lines.append("finished: every address within the bounds was visited")
+    else:
+        lines.append("not finished: `explore --resume` continues where it stopped")
+    lines.append(f"map: {site_map}/map.md (pages.tsv, templates.tsv, behaviors.tsv, paths.tsv "
+                 "beside it)")
+    lines.append(f"next: cat {site_map}/map.md")
+    return "\n".join(lines) + "\n"
+

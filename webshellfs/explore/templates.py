@@ -1,0 +1,67 @@
+"""Which pages share a template: the same outline of sections and the same kinds of controls in
+the same places, read from the compiled page (not its URL).
+
+A page's signature lists its content sections in order, each as its heading level and the
+kinds of controls and tables in it (`h1[button,tab]`, `h2`); a run of sections of one shape
+counts once (`h2+`), so a list of ten articles with a heading each and one of three share a
+template. The chrome follows as the set of its regions with their controls (`nav[button]`),
+since a page's header and footer say which part of the site it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from webshellfs.contract.records import CompiledPage
+
+__all__ = ["address_shape", "outline", "signature"]
+
+# Regions every page has or that say nothing of its template.
+IGNORED_REGIONS = frozenset({"hidden"})
+_DIGITS = re.compile(r"\d+")
+
+
+def _section_shapes(page: CompiledPage) -> list[tuple[str, str]]:
+    controls: dict[int, set[str]] = {}
+    for action in page.actions:
+        controls.setdefault(action.section, set()).add(action.control)
+    for table in page.tables:
+        if not table.resource:
+            controls.setdefault(table.section, set()).add("table")
+    shapes = []
+    for index, section in enumerate(page.sections):
+        kinds = ",".join(sorted(controls.get(index, ())))
+        shape = f"[{kinds}]" if kinds else ""
+        if section.kind == "content":
+            shapes.append(("content", f"h{len(section.path)}{shape}"))
+        elif section.name not in IGNORED_REGIONS:
+            shapes.append(("chrome", f"{section.name}{shape}"))
+    return shapes
+
+
+def signature(page: CompiledPage) -> str:
+    """`h1[button] h2+ | footer nav[button] search[form]`: equal for pages of one template."""
+    content: list[str] = []
+    for kind, shape in _section_shapes(page):
+        if kind != "content":
+            continue
+        if content and content[-1].rstrip("+") == shape:
+            content[-1] = shape + "+"
+        else:
+            content.append(shape)
+    chrome = sorted({shape for kind, shape in _section_shapes(page) if kind == "chrome"})
+    return " ".join(content or ["(no text)"]) + " | " + " ".join(chrome or ["(no chrome)"])
+
+
+def outline(page: CompiledPage) -> str:
+    """The headings of a page's content, for templates.tsv: `Trail shoe > Ask a question`."""
+    names = [s.name for s in page.sections if s.kind == "content" and s.name]
+    return " · ".join(names[:6]) + (" …" if len(names) > 6 else "")
+
+
+def address_shape(url: str) -> str:
+    """A URL with its numbers generalised (`/product/{n}.html`): the items of one list."""
+    parts = urlsplit(url)
+    query = f"?{_DIGITS.sub('{n}', parts.query)}" if parts.query else ""
+    return _DIGITS.sub("{n}", parts.path or "/") + query
