@@ -220,9 +220,9 @@ class LiveTabs:
         changes[page] = "active"
         await self._set(changes)
 
-    def showing(self, page: str) -> bool:
-        """Whether a tab shows page now (as far as this daemon knows)."""
-        return page in self._tab_of
+    def moved_on_from(self, page: str) -> bool:
+        """Whether an open tab showed page and now shows another (acting on page acts there)."""
+        return self._shown_instead(page) is not None
 
     async def add_background(self, page: str, tab: str) -> None:
         """A page in a tab that is not the one in use (a popup)."""

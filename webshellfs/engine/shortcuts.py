@@ -68,7 +68,7 @@ async def run_search(engine: Engine, command: ctl.Search) -> str:
                 "address opened (no live browser)\n")
         return head + said + await engine.command_open(
             results_url(found.record, found.field, words))
-    if not engine.live.showing(page):
+    if engine.live.moved_on_from(page):
         # Acting on a page its tab has left acts where the tab is now, which may hold no such
         # box: a search names the page whose box it means, so that page is opened again.
         opened = await engine.command_open(engine.require_page(page).url)
