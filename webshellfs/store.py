@@ -446,8 +446,9 @@ class Store:
                 )
             except sqlite3.Error as error:
                 raise _write_error(self.path, f"the status of {page}", error) from error
-            self.generation += 1
+            # In this order: a reader that sees the new generation sees the new statuses too.
             self.status_generation += 1
+            self.generation += 1
 
     def reserve_request_id(self) -> str:
         """The next R… id, taken when a command starts so the log keeps arrival order."""
