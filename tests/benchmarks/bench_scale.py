@@ -2,7 +2,8 @@
 
 A script, not a test (pytest does not collect it). As root, from the project root:
 
-    .venv/bin/python tests/benchmarks/bench_scale.py --pages 1000 [--small 250] [--work DIR]
+    WEBSHELL_CORPORA=../shared/corpora .venv/bin/python tests/benchmarks/bench_scale.py \
+        --pages 1000 [--small 250] [--work DIR]
 
 It serves the corpus pages (readability test pages and trafilatura's evaluation pages, each
 source repeated under new URLs) from ten loopback addresses and stores them the fastest way the
@@ -33,6 +34,7 @@ import importlib.util
 import os
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -192,8 +194,6 @@ def run_commands(mountpoint: Path, commands: list[str], sessions: int) -> None:
 
 
 def stored_pages(cache: Path) -> int:
-    import sqlite3
-
     if not cache.exists():
         return 0
     with sqlite3.connect(cache) as db:
@@ -234,10 +234,6 @@ def timed(command: list[str], cwd: Path) -> float:
 
 def page_dirs(tree: Path) -> list[str]:
     return sorted(p for p in os.listdir(tree) if p.startswith("N"))
-
-
-def median_of(rounds: int, measure: Callable[[], float]) -> float:
-    return statistics.median(measure() for _ in range(rounds))
 
 
 def paired(rounds: int, command: list[str], disk: Path, mount: Path) -> tuple[float, float]:
