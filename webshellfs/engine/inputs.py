@@ -190,6 +190,24 @@ def _label_of(title: str) -> str:
     return " ".join(title.split('"', 1)[1].rsplit('"', 1)[0].split()).casefold()
 
 
+def _one_per_destination(
+    found: list[tuple[str, str]], meta: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """The fitting controls, a link going where an earlier one so labelled goes left out: a
+    page's nav and its text both offering "Add person" to one URL are one way to go."""
+    urls = meta.get("links") or {}
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for object_id, title in found:
+        url = urls.get(object_id) if object_id.startswith("L") else None
+        if url and (url, _label_of(title)) in seen:
+            continue
+        if url:
+            seen.add((url, _label_of(title)))
+        kept.append((object_id, title))
+    return kept
+
+
 def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
     """The id of the one control (an action before a link) whose label is label: the same
     words first, then a label beginning with them, then one holding them. NotFoundError when
@@ -197,7 +215,8 @@ def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
     wanted = " ".join(label.split()).casefold()
     for matches in _LABEL_MATCHES:
         for group in _labelled(meta):
-            found = [(i, title) for i, title in group if matches(_label_of(title), wanted)]
+            found = _one_per_destination(
+                [(i, title) for i, title in group if matches(_label_of(title), wanted)], meta)
             if len(found) == 1:
                 return found[0][0]
             if found:
