@@ -136,3 +136,14 @@ def test_links_so_labelled_to_one_url_are_one_way_to_go() -> None:
     assert first == min(i for i, u in meta["links"].items() if u.endswith("/config"))
     with pytest.raises(UsageError, match="2 controls on N0002 are labelled 'Guide'"):
         find_by_label(meta, "Guide", "N0002")
+
+
+def test_a_lone_checkbox_is_named_by_its_own_label() -> None:
+    html = (b"<form method=post action=/p><label>Name <input name=name></label>"
+            b"<label><input type=checkbox name=active value=yes checked> Active</label>"
+            b"<button>Save</button></form>")
+    url = "https://example.org/p"
+    meta = page_meta(compile_page(html, url), Capture(url, url, 200, "text/html", html, ()))
+    form, action = next(iter(meta["actions"].items()))
+    given = (("Name", "Bob"), ("Active", "off"))
+    assert check_inputs(form, action, given) == {"name": "Bob", "active": "off"}

@@ -103,12 +103,21 @@ def _check_range(field: Mapping[str, Any], value: str) -> None:
         )
 
 
+def _field_label(field: Mapping[str, Any]) -> str:
+    """The words a person reads for a field: its label, else a lone checkbox's own label
+    (`<label><input type=checkbox name=active> Active</label>`: Active=off)."""
+    choices = field.get("choices") or []
+    if field.get("label") or field.get("type") not in TOGGLES or len(choices) != 1:
+        return str(field.get("label") or "")
+    return str(choices[0][1])
+
+
 def _by_names(values: dict[str, str], fields: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Inputs given by a field's label as a person reads it (`Nickname=Ziggy`, `"First
     name"=Ada`) put under the field's own name (`field2`); the others as given."""
     names = {str(f.get("name")) for f in fields} | {SINGLE_VALUE_NAME}
-    by_label = {" ".join(str(f["label"]).split()).casefold(): str(f["name"])
-                for f in fields if f.get("label") and f.get("name")}
+    by_label = {" ".join(_field_label(f).split()).casefold(): str(f["name"])
+                for f in fields if _field_label(f) and f.get("name")}
     return {
         name if name in names else by_label.get(" ".join(name.split()).casefold(), name): value
         for name, value in values.items()
