@@ -565,25 +565,24 @@ class LabelAgent(MountAgent):
         if not step.expect:
             return
         refusal, fixes = step.retry or ("", {})
-        seen = self._checked(self.run(), step.expect, [refusal] if refusal else [])
+        seen = self._check(step.expect, [refusal] if refusal else [])
         if refusal and not self.read.shows(seen, step.expect) and self.read.shows(seen, refusal):
             self.writes.append(Write(step.submit, _by_labels(fixes)))
-            seen = self._checked(self.run(), step.expect)
+            seen = self._check(step.expect)
         if not self.read.shows(seen, step.expect):
             raise TaskFailed(f"{step.expect!r} not shown after the form:\n{seen}")
 
-    def _checked(self, answer: str, expect: str, also: Iterable[str] = ()) -> str:
-        """The answer when it shows whether the action worked, else a grep of @ for it."""
-        also = [word for word in also if word]
-        if self.read.shows(answer, expect) or any(self.read.shows(answer, w) for w in also):
-            return answer
-        return self.sh(f"grep -rnF {' '.join(f'-e {shlex.quote(w)}' for w in [expect, *also])} "
-                       + " ".join(f"@/{place}" for place in MountReading.SHOWN), "check")
+    def _check(self, expect: str, also: Iterable[str] = ()) -> str:
+        """The pending writes, then a grep of @ for the message that shows they worked (and
+        for what a refusal would show): its lines, else the last answer (`|| cat .ctl`)."""
+        words = " ".join(f"-e {shlex.quote(word)}" for word in (expect, *also) if word)
+        return self.run(f"grep -rnF {words} "
+                        + " ".join(f"@/{place}" for place in MountReading.SHOWN), "check")
 
     def click(self, step: Click) -> None:
         self.writes.append(Write(step.text))
         if step.expect:
-            seen = self._checked(self.run(), step.expect)
+            seen = self._check(step.expect)
             if not self.read.shows(seen, step.expect):
                 raise TaskFailed(f"{step.expect!r} not shown after {step.text!r}:\n{seen}")
 
@@ -612,7 +611,7 @@ class LabelAgent(MountAgent):
             inputs.append((name, choices.get(name, {}).get(str(wanted), str(wanted))))
         self.writes.append(Write(ident, inputs))
         if step.expect:
-            seen = self._checked(self.run(), step.expect)
+            seen = self._check(step.expect)
             if not self.read.shows(seen, step.expect):
                 raise TaskFailed(f"{step.expect!r} not shown after ticking {rows}:\n{seen}")
 
