@@ -5,7 +5,7 @@ typed, the bytes those commands printed, and whether the task was done.
 A script, not a test (pytest does not collect it). From the project root:
 
     .venv/bin/python tests/benchmarks/bench_economy.py [--tasks WORD] [--only ours|peer]
-        [--peer-dir DIR] [--transcripts] [--list]
+        [--peer-dir DIR] [--by-ids] [--transcripts] [--list]
 
 Setup of the peer (once; outside the repository; its own browser download does not work here,
 so it runs Debian's Chromium):
@@ -27,11 +27,16 @@ with Marketing, untick Active, press Save; it says Saved Bob Stone."). Each agen
 into the commands a competent user of its tool types, learning every address or element ref
 from what it has read, and chaining into one command whatever it can know before running it:
 
-- ours: `echo 'open URL' > .ctl; cat .ctl`, `grep -rnF -e LABEL … N0002/content
-  N0002/boilerplate N0002/tables`, `echo 'execute N0002 A0001 name=… ' > .ctl; cat .ctl`, and a
-  grep of the new page for the message that shows the action worked, unless the answer
-  already shows it. When the mount has `@` (the caller's last page), a lookup on the page an
-  action leads to is chained after the action in the same command.
+- ours (LabelAgent, when the mount's README tells of controls named by their labels): each
+  step written as the plan words it, on `@` (`execute @ "Save" Department=Marketing
+  Active=off`), and every write it need not read between chained into one line, ended by what
+  it must read next: `echo 'open URL' > .ctl && echo 'execute @ "Sign in" Username=… ' > .ctl
+  && grep -rnF -e 'Showing' @/content @/tables || cat .ctl` (a grep of @ for the answer, the
+  rows to tick and the bulk form's row in actions.tsv, or the message that shows an action
+  worked; `cat .ctl` shows a refusal, which it fixes as the reason says and runs the rest
+  again, each try a command). With --by-ids, the agent of before (MountAgent): a grep of the
+  page's content/, boilerplate/ and tables/ for the ids of the next step's controls, chained
+  after the action on `@`, then `echo 'execute N0002 A0001 name=… ' > .ctl; cat .ctl`.
 - the peer: `playwright-cli open URL && playwright-cli find --regex 'LABEL|…'` (the find runs
   on the page the command before it led to), `playwright-cli fill e8 … && playwright-cli click
   e12 && playwright-cli find 'Saved'`, and a grep of its saved snapshot file when `find`'s
