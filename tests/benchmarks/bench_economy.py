@@ -506,9 +506,10 @@ class LabelAgent(MountAgent):
 
     RECOVERIES = 3
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.writes: list[Write | str] = []
+    def __init__(self, daemon: Daemon, apps: AppsServer, run: Run, number: int,
+                 chained: bool) -> None:
+        super().__init__(daemon, apps, run, number, chained)
+        self.writes: list[Write | str] = []  # to run in one line, in order
 
     def _line(self, reader: str) -> str:
         writes = " && ".join(f"echo {shlex.quote(w if isinstance(w, str) else w.text())} > .ctl"
