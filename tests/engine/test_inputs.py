@@ -121,3 +121,29 @@ def test_inputs_may_be_given_by_their_labels() -> None:
     form = next(i for i, a in meta["actions"].items() if a["kind"] == "submit")
     given = (("First name", "Ada"), ("department", "Marketing"))
     assert check_inputs(form, meta["actions"][form], given) == {"first": "Ada", "dept": "Marketing"}
+
+
+def test_links_so_labelled_to_one_url_are_one_way_to_go() -> None:
+    """A nav and a page's text both offering "Configuration reference" to the same URL: the
+    first is taken; links so labelled to two URLs are still refused, named."""
+    html = (b'<nav><a href="/docs/config">Configuration reference</a> <a href="/a">Guide</a></nav>'
+            b'<main><p><a href="/docs/config">Configuration reference</a></p>'
+            b'<p><a href="/b">Guide</a></p></main>')
+    url = "https://example.org/docs/"
+    meta = page_meta(compile_page(html, url), Capture(url, url, 200, "text/html", html, ()))
+    first = find_by_label(meta, "Configuration reference", "N0002")
+    assert meta["links"][first] == "https://example.org/docs/config"
+    assert first == min(i for i, u in meta["links"].items() if u.endswith("/config"))
+    with pytest.raises(UsageError, match="2 controls on N0002 are labelled 'Guide'"):
+        find_by_label(meta, "Guide", "N0002")
+
+
+def test_a_lone_checkbox_is_named_by_its_own_label() -> None:
+    html = (b"<form method=post action=/p><label>Name <input name=name></label>"
+            b"<label><input type=checkbox name=active value=yes checked> Active</label>"
+            b"<button>Save</button></form>")
+    url = "https://example.org/p"
+    meta = page_meta(compile_page(html, url), Capture(url, url, 200, "text/html", html, ()))
+    form, action = next(iter(meta["actions"].items()))
+    given = (("Name", "Bob"), ("Active", "off"))
+    assert check_inputs(form, action, given) == {"name": "Bob", "active": "off"}

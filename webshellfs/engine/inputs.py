@@ -103,12 +103,21 @@ def _check_range(field: Mapping[str, Any], value: str) -> None:
         )
 
 
+def _field_label(field: Mapping[str, Any]) -> str:
+    """The words a person reads for a field: its label, else a lone checkbox's own label
+    (`<label><input type=checkbox name=active> Active</label>`: Active=off)."""
+    choices = field.get("choices") or []
+    if field.get("label") or field.get("type") not in TOGGLES or len(choices) != 1:
+        return str(field.get("label") or "")
+    return str(choices[0][1])
+
+
 def _by_names(values: dict[str, str], fields: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Inputs given by a field's label as a person reads it (`Nickname=Ziggy`, `"First
     name"=Ada`) put under the field's own name (`field2`); the others as given."""
     names = {str(f.get("name")) for f in fields} | {SINGLE_VALUE_NAME}
-    by_label = {" ".join(str(f["label"]).split()).casefold(): str(f["name"])
-                for f in fields if f.get("label") and f.get("name")}
+    by_label = {" ".join(_field_label(f).split()).casefold(): str(f["name"])
+                for f in fields if _field_label(f) and f.get("name")}
     return {
         name if name in names else by_label.get(" ".join(name.split()).casefold(), name): value
         for name, value in values.items()
@@ -190,6 +199,24 @@ def _label_of(title: str) -> str:
     return " ".join(title.split('"', 1)[1].rsplit('"', 1)[0].split()).casefold()
 
 
+def _one_per_destination(
+    found: list[tuple[str, str]], meta: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """The fitting controls, a link going where an earlier one so labelled goes left out: a
+    page's nav and its text both offering "Add person" to one URL are one way to go."""
+    urls = meta.get("links") or {}
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for object_id, title in found:
+        url = urls.get(object_id) if object_id.startswith("L") else None
+        if url and (url, _label_of(title)) in seen:
+            continue
+        if url:
+            seen.add((url, _label_of(title)))
+        kept.append((object_id, title))
+    return kept
+
+
 def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
     """The id of the one control (an action before a link) whose label is label: the same
     words first, then a label beginning with them, then one holding them. NotFoundError when
@@ -197,7 +224,8 @@ def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
     wanted = " ".join(label.split()).casefold()
     for matches in _LABEL_MATCHES:
         for group in _labelled(meta):
-            found = [(i, title) for i, title in group if matches(_label_of(title), wanted)]
+            found = _one_per_destination(
+                [(i, title) for i, title in group if matches(_label_of(title), wanted)], meta)
             if len(found) == 1:
                 return found[0][0]
             if found:
