@@ -147,3 +147,25 @@ def test_a_lone_checkbox_is_named_by_its_own_label() -> None:
     form, action = next(iter(meta["actions"].items()))
     given = (("Name", "Bob"), ("Active", "off"))
     assert check_inputs(form, action, given) == {"name": "Bob", "active": "off"}
+
+
+TAGS = (b'<form method=post action=/people/7><label>Name <input name=name value="Erin Walsh">'
+        b'</label><fieldset><legend>Tags</legend>'
+        b'<label><input type=checkbox name=tags value=remote checked> Remote</label>'
+        b'<label><input type=checkbox name=tags value=mentor> Mentor</label>'
+        b'<label><input type=checkbox name=tags value=on-call> On call</label></fieldset>'
+        b'<button>Save</button></form>')
+
+
+def test_a_box_of_a_group_is_ticked_or_unticked_by_its_own_label_keeping_the_others() -> None:
+    url = "https://example.org/people/7"
+    meta = page_meta(compile_page(TAGS, url), Capture(url, url, 200, "text/html", TAGS, ()))
+    form = next(i for i, a in meta["actions"].items() if a["kind"] == "submit")
+    action = meta["actions"][form]
+    assert check_inputs(form, action, (("On call", "on"), ("Remote", "off"))) == {
+        "tags": "on-call"}
+    assert check_inputs(form, action, (("mentor", "on"),)) == {"tags": "remote|mentor"}
+    assert check_inputs(form, action, (("Remote", "off"),)) == {"tags": "off"}
+    # Given with the group's own value too, a box changes what the command gives.
+    assert check_inputs(form, action, (("tags", "mentor"), ("On call", "on"))) == {
+        "tags": "mentor|on-call"}

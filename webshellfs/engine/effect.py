@@ -191,7 +191,8 @@ def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
         lines.append("actions:" if few else f"forms ({len(listed)}):")
         lines += [_action_line(a) for a in listed[:FORMS_SHOWN if not few else ACTIONS_SHOWN]]
         if len(listed) > FORMS_SHOWN and not few:
-            lines.append(f"  … {len(listed) - FORMS_SHOWN} more: grep submit {page_id}/actions.tsv")
+            more = len(listed) - FORMS_SHOWN
+            lines.append(f"  … {more} more: grep submit {page_id}/actions.tsv")
     counts = ((len(page.links), "link"), (len(page.actions), "action"), (len(page.facts), "fact"))
     lines.append(" · ".join(_plural(n, noun) for n, noun in counts))
     lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")
