@@ -23,7 +23,7 @@ by fixed rules. Read with ls, cat, grep; act by writing one command to .ctl, the
     echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001, its outline
     echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # search; a page per result
     grep -rn 'price' @/content/        # @ = the page your last command named
-    cat @/_map.md                      # a page's table of contents: start here
+    cat @/_map.md                      # its table of contents, if the outline is not enough
     echo 'execute @ A0003 q=shoes' > .ctl; cat .ctl         # act; the answer shows what changed
 
 ## A page
@@ -43,15 +43,16 @@ N0001/content/02-specs.md:14. `@` is the page your last command named, in comman
 ## Commands used most
 
     open URL                        retrieve [-k N] WORDS
-    execute PAGE ID [name=value …] [--press Enter]     (click, fill, choose, submit)
+    execute PAGE ID [name=value …] [--press Enter]     (click, fill, submit; L… follows)
     fill PAGE FORM name=value …     (no submit)         lookup PAGE T01 [row=…] [col=…]
 
 An ID may be the control's label in quotes: execute @ "Add person". Inputs are named as
 actions.tsv lists them, or by their labels (`q(text)`: q=shoes; "First name"=Ada); a choice by
 its value or its label (`size(select: s=Small|l=Large)`: size=l or size=Large). Quote spaces
-(q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off.
-A big page has long files: grep them, or wc -l first, rather than cat them whole. A command
-that fails makes the write fail (write error); the reason is in cat .ctl all the same.
+(q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off;
+fields left out keep what they hold. An action may lead to another step (a confirm page).
+A big page has long files: grep them rather than cat them whole. A command that fails makes
+the write fail (write error); the reason is in cat .ctl all the same.
 
 ## More
 
@@ -262,11 +263,10 @@ def help_index() -> str:
 _DIRECTORY_PASSAGES = (
     ("Read with ls, cat, grep; act by writing one command to .ctl, then cat .ctl.",
      "Read with ls, cat, grep; act with `webshell COMMAND` (it prints the answer)."),
-    ("""A command
-that fails makes the write fail (write error); the reason is in cat .ctl all the same.""",
-     """A command
-that fails exits non-zero (22 malformed, 5 failed, 110 timed out), its reason printed all the
-same."""),
+    ("""A command that fails makes
+the write fail (write error); the reason is in cat .ctl all the same.""",
+     """A command that fails exits
+non-zero (22 malformed, 5 failed, 110 timed out), its reason printed all the same."""),
     ("`echo help > .ctl; cat .ctl` lists", "`webshell help` lists"),
 )
 _CTL_EXAMPLE = re.compile(r"echo '([^']*)' > \.ctl; cat \.ctl( *)")

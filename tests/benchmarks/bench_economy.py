@@ -5,7 +5,7 @@ typed, the bytes those commands printed, and whether the task was done.
 A script, not a test (pytest does not collect it). From the project root:
 
     .venv/bin/python tests/benchmarks/bench_economy.py [--tasks WORD] [--only ours|peer]
-        [--peer-dir DIR] [--transcripts] [--list]
+        [--peer-dir DIR] [--by-ids] [--transcripts] [--list]
 
 Setup of the peer (once; outside the repository; its own browser download does not work here,
 so it runs Debian's Chromium):
@@ -27,11 +27,16 @@ with Marketing, untick Active, press Save; it says Saved Bob Stone."). Each agen
 into the commands a competent user of its tool types, learning every address or element ref
 from what it has read, and chaining into one command whatever it can know before running it:
 
-- ours: `echo 'open URL' > .ctl; cat .ctl`, `grep -rnF -e LABEL … N0002/content
-  N0002/boilerplate N0002/tables`, `echo 'execute N0002 A0001 name=… ' > .ctl; cat .ctl`, and a
-  grep of the new page for the message that shows the action worked, unless the answer
-  already shows it. When the mount has `@` (the caller's last page), a lookup on the page an
-  action leads to is chained after the action in the same command.
+- ours (LabelAgent, when the mount's README tells of controls named by their labels): each
+  step written as the plan words it, on `@` (`execute @ "Save" Department=Marketing
+  Active=off`), and every write it need not read between chained into one line, ended by what
+  it must read next: `echo 'open URL' > .ctl && echo 'execute @ "Sign in" Username=… ' > .ctl
+  && grep -rnF -e 'Showing' @/content @/tables || cat .ctl` (a grep of @ for the answer, the
+  rows to tick and the bulk form's row in actions.tsv, or the message that shows an action
+  worked; `cat .ctl` shows a refusal, which it fixes as the reason says and runs the rest
+  again, each try a command). With --by-ids, the agent of before (MountAgent): a grep of the
+  page's content/, boilerplate/ and tables/ for the ids of the next step's controls, chained
+  after the action on `@`, then `echo 'execute N0002 A0001 name=… ' > .ctl; cat .ctl`.
 - the peer: `playwright-cli open URL && playwright-cli find --regex 'LABEL|…'` (the find runs
   on the page the command before it led to), `playwright-cli fill e8 … && playwright-cli click
   e12 && playwright-cli find 'Saved'`, and a grep of its saved snapshot file when `find`'s
@@ -53,8 +58,8 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,7 +161,8 @@ class MountReading:
     # An actions.tsv input with choices: `ids(checkbox: 1=Select A|2=Select B; current=…)`,
     # `action(select "With selected": ""=Choose…|activate=Activate; current=)`.
     CHOICES = re.compile(r"(?P<name>[^\s(]+)\((?P<kind>checkbox|select|radio)"
-                         r"(?: \"(?P<label>[^\"]*)\")?: (?P<choices>[^;)]*)")
+                         r"(?: \"(?P<label>[^\"]*)\")?: (?P<choices>[^;)]*)"
+                         r"(?:; current=(?P<current>[^)]*))?")
     # Where the agent greps for a page's fields (their mentions stand in the text), and for
     # what else it shows (a link may be in a table's cell): the files people read.
     FIELDS = ("content", "boilerplate")
@@ -228,9 +234,58 @@ class MountReading:
     def shows(self, text: str, wanted: str) -> bool:
         return wanted in text
 
+    # A refused command's answer: `R0016 invalid: execute @ "X"` over its reason, which names
+    # several controls that fit, or none, or an input the control does not take.
+    REFUSED = re.compile(r"^R\d{4} (?:invalid|failed): (?P<command>.*)\n(?P<reason>(?:.|\n)*)",
+                         re.M)
+    SEVERAL = re.compile(r"^\d+ controls on N\d{4} are labelled ")
+    NONE = re.compile(r"^no control on N\d{4} is labelled ")
+    UNKNOWN = re.compile(r"^unknown input '[^']*' for .*; valid inputs: ")
+    NAMED = re.compile(r"\b([AL]\d{4}) [\w-]+ \"([^\"]*)\"")
+
+    def refused(self, output: str) -> tuple[str, str] | None:
+        """(the command, its reason) when the answer read is a refusal."""
+        found = self.REFUSED.search(output)
+        return (found["command"], found["reason"]) if found else None
+
+    def named_controls(self, reason: str) -> list[tuple[str, str]]:
+        """(id, label) of each control a refusal names."""
+        return self.NAMED.findall(reason)
+
+    def grouped(self, inputs: list[tuple[str, str]], reason: str) -> list[tuple[str, str]]:
+        """Inputs refused as unknown that are boxes of a group the refusal lists (`tags(checkbox:
+        remote=Remote|mentor=Mentor; current=remote)`): written as that group's ticked values,
+        the ones ticked now kept unless unticked."""
+        groups = {}
+        for found in self.CHOICES.finditer(reason.split("valid inputs: ", 1)[-1]):
+            pairs = [choice.rpartition("=")[::2] for choice in found["choices"].split("|")]
+            if found["kind"] == "checkbox" and len(pairs) > 1:
+                groups[found["name"]] = (pairs, (found["current"] or "").split("|"))
+        kept, ticks = [], {}
+        for name, value in inputs:
+            group = next((g for g, (pairs, _) in groups.items()
+                          for v, label in pairs if label.casefold() == name.casefold()), None)
+            if group is None:
+                kept.append((name, value))
+                continue
+            pairs, current = groups[group]
+            box = next(v for v, label in pairs if label.casefold() == name.casefold())
+            ticks.setdefault(group, set(current)).discard(box)
+            if value == "on":
+                ticks[group].add(box)
+        for group, ticked in ticks.items():
+            order = [v for v, _ in groups[group][0]]
+            kept.append((group, "|".join(v for v in order if v in ticked) or "off"))
+        return kept
+
     def offers_last_page(self, readme: str) -> bool:
         """Whether the mount's README.md tells of `@` in paths (`grep … @/content`)."""
         return f"{self.LAST_PAGE}/" in readme
+
+    def offers_labels(self, readme: str) -> bool:
+        """Whether the mount's README.md tells of controls named by their labels (`execute @
+        "Add person"`)."""
+        return f'execute {self.LAST_PAGE} "' in readme
 
     # A line an action's answer shows as gone from the page (`  - content/01-x.md:3: …`).
     REMOVED = re.compile(r"^\s+- \S+:\d+: ")
@@ -427,6 +482,172 @@ class MountAgent:
             daemon.ctl(f"close {self.pages[-1]}")
 
 
+@dataclass
+class Write:
+    """A command for .ctl on `@`: a control by its label (or, once read, its id), its inputs
+    by their labels as the plan names them (a box by on/off)."""
+    control: str
+    inputs: list[tuple[str, str]] = field(default_factory=list)
+    verb: str = "execute"
+
+    def text(self) -> str:
+        target = self.control if re.fullmatch(r"[AL]\d{4}", self.control) else (
+            '"' + self.control.replace('"', '\\"') + '"')
+        return " ".join([self.verb, "@", target,
+                         *(f"{_value(name)}={_value(value)}" for name, value in self.inputs)])
+
+
+class LabelAgent(MountAgent):
+    """The scripted agent on a mount that takes controls and fields by their labels: it writes
+    each step as the plan words it (`execute @ "Save" Department=Marketing Active=off`) and
+    chains every write it need not read between into one line (`echo A > .ctl && echo B >
+    .ctl; cat .ctl`, or `… && grep … @/content || cat .ctl` when the next thing it needs is
+    a lookup). A refused write is read in .ctl and fixed as its reason says."""
+
+    RECOVERIES = 3
+
+    def __init__(self, daemon: Daemon, apps: AppsServer, run: Run, number: int,
+                 chained: bool) -> None:
+        super().__init__(daemon, apps, run, number, chained)
+        self.writes: list[Write | str] = []  # to run in one line, in order
+
+    def _line(self, reader: str) -> str:
+        writes = " && ".join(f"echo {shlex.quote(w if isinstance(w, str) else w.text())} > .ctl"
+                             for w in self.writes)
+        if not writes:
+            return reader or "cat .ctl"
+        return f"{writes} && {reader} || cat .ctl" if reader else f"{writes}; cat .ctl"
+
+    def run(self, reader: str = "", why: str = "") -> str:
+        """The pending writes chained, then the reader (else `cat .ctl`); a refused write is
+        fixed and the rest run again, each try a command."""
+        for _ in range(self.RECOVERIES):
+            purpose = (f"act+{why}" if why else "act") if self.writes else why or "read"
+            output = self.sh(self._line(reader), purpose)
+            refused = self.read.refused(output)
+            if not refused or not self.writes:
+                self.writes = []
+                return output
+            command, reason = refused
+            texts = [w if isinstance(w, str) else w.text() for w in self.writes]
+            if command not in texts:
+                raise TaskFailed(f"refused, but not a command the agent wrote:\n{output}")
+            at = texts.index(command)
+            write = self.writes[at]
+            if isinstance(write, str):
+                raise TaskFailed(f"refused:\n{output}")
+            fixed = self._fixed(write, reason)
+            if fixed == write:
+                raise TaskFailed(f"refused, and the reason tells no other way:\n{output}")
+            self.writes = [fixed, *self.writes[at + 1:]]
+        raise TaskFailed(f"still refused after {self.RECOVERIES} tries:\n{output}")
+
+    def _fixed(self, write: Write, reason: str) -> Write:
+        """The refused write as its reason tells to write it (a recovery a reader makes)."""
+        several = self.read.SEVERAL.search(reason)
+        if several:
+            named = self.read.named_controls(reason)
+            exact = [ident for ident, label in named if label.casefold()
+                     == write.control.casefold()]
+            return replace(write, control=(exact or [i for i, _ in named])[0])
+        if self.read.NONE.search(reason):
+            lines = self.sh(f"grep -rnF -e {shlex.quote(write.control)} "
+                            + " ".join(f"@/{place}" for place in MountReading.SHOWN), "find")
+            found = self.read.controls(lines, write.control)
+            if not found:
+                raise TaskFailed(f"nothing shows {write.control!r}:\n{lines}")
+            return replace(write, control=found[0].ident)
+        if self.read.UNKNOWN.search(reason):
+            return replace(write, inputs=self.read.grouped(write.inputs, reason))
+        raise TaskFailed(f"refused: {reason}")
+
+    # steps --------------------------------------------------------------------------------
+
+    def open(self, step: Open) -> None:
+        self.writes.append(f"open {self.apps.url(step.path)}?run={self.number}")
+
+    def fill(self, step: Fill) -> None:
+        self.writes.append(Write(step.submit, _by_labels(step.fields)))
+        if not step.expect:
+            return
+        refusal, fixes = step.retry or ("", {})
+        seen = self._check(step.expect, [refusal] if refusal else [])
+        if refusal and not self.read.shows(seen, step.expect) and self.read.shows(seen, refusal):
+            self.writes.append(Write(step.submit, _by_labels(fixes)))
+            seen = self._check(step.expect)
+        if not self.read.shows(seen, step.expect):
+            raise TaskFailed(f"{step.expect!r} not shown after the form:\n{seen}")
+
+    def _check(self, expect: str, also: Iterable[str] = ()) -> str:
+        """The pending writes, then a grep of @ for the message that shows they worked (and
+        for what a refusal would show): its lines, else the last answer (`|| cat .ctl`)."""
+        words = " ".join(f"-e {shlex.quote(word)}" for word in (expect, *also) if word)
+        return self.run(f"grep -rnF {words} "
+                        + " ".join(f"@/{place}" for place in MountReading.SHOWN), "check")
+
+    def click(self, step: Click) -> None:
+        self.writes.append(Write(step.text))
+        if step.expect:
+            seen = self._check(step.expect)
+            if not self.read.shows(seen, step.expect):
+                raise TaskFailed(f"{step.expect!r} not shown after {step.text!r}:\n{seen}")
+
+    def tick(self, step: Tick) -> None:
+        """The rows' boxes and the form's names are in actions.tsv, which the agent greps for
+        the fields' labels (with the list's cells holding the word, when the rows are those),
+        then acts on the form by the id it read."""
+        form = "grep -F " + " ".join(f"-e {shlex.quote(label)}" for label in step.fields) \
+            + " @/actions.tsv"
+        rows = list(step.rows)
+        if step.rows_holding:
+            output = self.run(f"grep -rnF -e {shlex.quote(step.rows_holding)} @/tables && {form}",
+                              "rows")
+            rows = self.read.rows_holding(output, step.rows_holding)
+        else:
+            output = self.run(form, "find")
+        found = [line for line in output.splitlines() if re.match(r"A\d{4}\t", line)]
+        if not found or not rows:
+            raise TaskFailed(f"no form on @ with {list(step.fields)} or no rows:\n{output}")
+        ident, choices, names = self.read.form_row(found[0])
+        labels = [f"Select {row}" for row in rows]
+        inputs = [(name, "|".join(pairs[label] for label in labels if label in pairs))
+                  for name, pairs in choices.items() if any(label in pairs for label in labels)]
+        for label, wanted in step.fields.items():
+            name = names.get(label, label)
+            inputs.append((name, choices.get(name, {}).get(str(wanted), str(wanted))))
+        self.writes.append(Write(ident, inputs))
+        if step.expect:
+            seen = self._check(step.expect)
+            if not self.read.shows(seen, step.expect):
+                raise TaskFailed(f"{step.expect!r} not shown after ticking {rows}:\n{seen}")
+
+    def answer(self, step: Read) -> str:
+        for phrase in step.phrases:
+            lines = self.read.text(self.run(f"grep -rnF -e {shlex.quote(phrase)} @/content "
+                                            "@/tables", "read"))
+            if not self.read.shows(lines, phrase):
+                continue
+            found = _answer_after(lines, phrase, step.pattern)
+            if not found:
+                more = self.sh(f"grep -rnF -A3 -e {shlex.quote(phrase)} @/content @/tables",
+                               "read")
+                found = _answer_after(self.read.text(more), phrase, step.pattern)
+            return found
+        raise TaskFailed(f"none of {step.phrases} shown on @")
+
+    def flush(self) -> str:
+        return self.run() if self.writes else ""
+
+    def close(self, daemon: Daemon) -> None:
+        daemon.ctl("close @")
+
+
+def _by_labels(fields: Mapping[str, str | bool]) -> list[tuple[str, str]]:
+    """A plan's fields as inputs named by their labels: a box ticked by on, unticked by off."""
+    return [(label, ("on" if wanted else "off") if isinstance(wanted, bool) else wanted)
+            for label, wanted in fields.items()]
+
+
 # the peer: reading playwright-cli's output -------------------------------------------------------
 
 class PeerReading:
@@ -620,25 +841,28 @@ def check_peer(peer_dir: Path) -> None:
 
 
 def run_all(tasks: list[Task], tools: list[str], peer_dir: Path,
-            once: dict[str, int]) -> list[Run]:
-    """Each task by each tool, in turn; `once` gets the size of the mount's README.md."""
+            once: dict[str, int], by_ids: bool = False) -> list[Run]:
+    """Each task by each tool, in turn; `once` gets the size of the mount's README.md. Ours
+    acts by labels when the README tells of them, unless `by_ids`."""
     apps = AppsServer().start()
     runs: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="bench-economy-") as temp:
         base = Path(temp)
         (base / "uploads").mkdir()
         daemon = Daemon(base, "mount", base / "uploads") if "ours" in tools else None
-        chained = False
+        chained = labels = False
         if daemon:
             readme = (daemon.path / "README.md").read_text(encoding="utf-8")
             once["webshellfs"] = len(readme.encode())
             chained = MountReading().offers_last_page(readme)
+            labels = chained and not by_ids and MountReading().offers_labels(readme)
+        ours = LabelAgent if labels else MountAgent
         try:
             for number, task in enumerate(tasks, start=1):
                 for tool in tools:
                     apps.reset()
                     run = Run(MountAgent.tool if tool == "ours" else PeerAgent.tool, task.name)
-                    agent: Agent = (MountAgent(daemon, apps, run, number, chained)
+                    agent: Agent = (ours(daemon, apps, run, number, chained)
                                     if tool == "ours"
                                     else PeerAgent(peer_dir, apps, run, number))
                     perform(agent, task, apps, run)
@@ -754,6 +978,9 @@ def main() -> None:
     parser.add_argument("--transcripts", action="store_true",
                         help="print every run's commands, not only the failed ones'")
     parser.add_argument("--list", action="store_true", help="print the tasks' wordings")
+    parser.add_argument("--by-ids", action="store_true",
+                        help="ours greps for ids before acting, as before controls were "
+                        "taken by their labels")
     args = parser.parse_args()
     tasks = [task for task in TASKS if args.tasks in task.name]
     if args.list:
@@ -765,7 +992,7 @@ def main() -> None:
     print(f"agent economy: {len(tasks)} tasks, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
     once = {"playwright-cli": peer_guide(args.peer_dir)} if "peer" in tools else {}
-    runs = run_all(tasks, tools, args.peer_dir, once)
+    runs = run_all(tasks, tools, args.peer_dir, once, args.by_ids)
     report(runs, tasks, once, args.transcripts)
 
 

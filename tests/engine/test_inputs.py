@@ -121,3 +121,51 @@ def test_inputs_may_be_given_by_their_labels() -> None:
     form = next(i for i, a in meta["actions"].items() if a["kind"] == "submit")
     given = (("First name", "Ada"), ("department", "Marketing"))
     assert check_inputs(form, meta["actions"][form], given) == {"first": "Ada", "dept": "Marketing"}
+
+
+def test_links_so_labelled_to_one_url_are_one_way_to_go() -> None:
+    """A nav and a page's text both offering "Configuration reference" to the same URL: the
+    first is taken; links so labelled to two URLs are still refused, named."""
+    html = (b'<nav><a href="/docs/config">Configuration reference</a> <a href="/a">Guide</a></nav>'
+            b'<main><p><a href="/docs/config">Configuration reference</a></p>'
+            b'<p><a href="/b">Guide</a></p></main>')
+    url = "https://example.org/docs/"
+    meta = page_meta(compile_page(html, url), Capture(url, url, 200, "text/html", html, ()))
+    first = find_by_label(meta, "Configuration reference", "N0002")
+    assert meta["links"][first] == "https://example.org/docs/config"
+    assert first == min(i for i, u in meta["links"].items() if u.endswith("/config"))
+    with pytest.raises(UsageError, match="2 controls on N0002 are labelled 'Guide'"):
+        find_by_label(meta, "Guide", "N0002")
+
+
+def test_a_lone_checkbox_is_named_by_its_own_label() -> None:
+    html = (b"<form method=post action=/p><label>Name <input name=name></label>"
+            b"<label><input type=checkbox name=active value=yes checked> Active</label>"
+            b"<button>Save</button></form>")
+    url = "https://example.org/p"
+    meta = page_meta(compile_page(html, url), Capture(url, url, 200, "text/html", html, ()))
+    form, action = next(iter(meta["actions"].items()))
+    given = (("Name", "Bob"), ("Active", "off"))
+    assert check_inputs(form, action, given) == {"name": "Bob", "active": "off"}
+
+
+TAGS = (b'<form method=post action=/people/7><label>Name <input name=name value="Erin Walsh">'
+        b'</label><fieldset><legend>Tags</legend>'
+        b'<label><input type=checkbox name=tags value=remote checked> Remote</label>'
+        b'<label><input type=checkbox name=tags value=mentor> Mentor</label>'
+        b'<label><input type=checkbox name=tags value=on-call> On call</label></fieldset>'
+        b'<button>Save</button></form>')
+
+
+def test_a_box_of_a_group_is_ticked_or_unticked_by_its_own_label_keeping_the_others() -> None:
+    url = "https://example.org/people/7"
+    meta = page_meta(compile_page(TAGS, url), Capture(url, url, 200, "text/html", TAGS, ()))
+    form = next(i for i, a in meta["actions"].items() if a["kind"] == "submit")
+    action = meta["actions"][form]
+    assert check_inputs(form, action, (("On call", "on"), ("Remote", "off"))) == {
+        "tags": "on-call"}
+    assert check_inputs(form, action, (("mentor", "on"),)) == {"tags": "remote|mentor"}
+    assert check_inputs(form, action, (("Remote", "off"),)) == {"tags": "off"}
+    # Given with the group's own value too, a box changes what the command gives.
+    assert check_inputs(form, action, (("tags", "mentor"), ("On call", "on"))) == {
+        "tags": "mentor|on-call"}

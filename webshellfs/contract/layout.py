@@ -140,7 +140,7 @@ def _field_label(field: Field) -> str:
     return f' "{label}"'
 
 
-def _choice(choice: Choice) -> str:
+def format_choice(choice: Choice) -> str:
     """`s=Small`, `""=Any year`, or the value alone when the label only repeats it."""
     if choice.label and choice.label != choice.value:
         return f"{choice.value or EMPTY_VALUE}={choice.label}"
@@ -154,7 +154,7 @@ def format_field(field: Field, options_in: str = "") -> str:
     (`→ long-values/V0002.txt (250 choices)`), shown in their place."""
     kind = field.type + _field_label(field)
     if field.choices:
-        options = options_in or "|".join(_choice(c) for c in field.choices)
+        options = options_in or "|".join(format_choice(c) for c in field.choices)
         current = [c.value for c in field.choices if c.selected]
         tail = f"; current={'|'.join(current)}" if current else ""
         required = ",required" if field.required else ""
@@ -184,7 +184,7 @@ def format_inputs(action: Action, long_values: LongValues | None = None) -> str:
         total -= len(shown[index])
     for index in sorted(moving):  # numbered in the order of the fields
         field = action.fields[index]
-        path = long_values.add("\n".join(clean_field(_choice(c)) for c in field.choices))
+        path = long_values.add("\n".join(clean_field(format_choice(c)) for c in field.choices))
         shown[index] = format_field(field, f"→ {path} ({len(field.choices)} choices)")
     return " ".join(shown)
 

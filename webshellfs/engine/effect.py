@@ -19,11 +19,12 @@ from webshellfs.contract.layout import (
     HIDDEN_FILE,
     FileDiff,
     clean_field,
-    format_inputs,
+    format_choice,
+    format_field,
     map_outline,
     section_files,
 )
-from webshellfs.contract.records import Action, CompiledPage
+from webshellfs.contract.records import Action, CompiledPage, Field
 
 __all__ = ["ANSWER_BYTES", "ANSWER_LINES", "bounded", "effect_lines", "page_outline"]
 
@@ -33,6 +34,7 @@ LINE_CHARS = 200  # of one changed line, in the answer and in _state.md alike
 STATE_LINES = 400  # _state.md's list; past it the files themselves tell the rest
 FORMS_SHOWN = 4
 ACTIONS_SHOWN = 8  # a page with this many actions or fewer lists them all in its answer
+CHOICES_SHOWN = 4  # of a field's choices in that list; actions.tsv has them all
 # Where a longer page's answer looks for the lines that say what an action did.
 TOP_LINES = 12
 MESSAGES_SHOWN = 3
@@ -157,11 +159,21 @@ def _top_messages(page: CompiledPage) -> list[str]:
             if _MESSAGE_WORDS.search(line) and len(line) <= LINE_CHARS][:MESSAGES_SHOWN]
 
 
+def _field_shown(field: Field) -> str:
+    """A field as actions.tsv shows it, a long choice list cut to its first few: every field of
+    a form stays in sight (a list's row boxes must not hide its action select)."""
+    if len(field.choices) <= CHOICES_SHOWN:
+        return format_field(field)
+    first = "|".join(format_choice(c) for c in field.choices[:CHOICES_SHOWN])
+    return format_field(field, f"{first}|… {len(field.choices) - CHOICES_SHOWN} more")
+
+
 def _action_line(action: Action) -> str:
-    """`  A0001 form "Search" q(text) year(select: 2008|2009)`, cut at LINE_CHARS."""
+    """`  A0001 form "Search" q(text) year(select: 2008|2009)`, long choice lists cut."""
     label = _shown(action.label)[:60]
     kind = "form" if action.kind == "submit" else action.control or action.kind
-    return "  " + _shown(f'{action.id} {kind} "{label}" {format_inputs(action)}'.rstrip())
+    inputs = " ".join(_field_shown(f) for f in action.fields)
+    return "  " + clean_field(f'{action.id} {kind} "{label}" {inputs}'.rstrip())
 
 
 def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
@@ -179,7 +191,8 @@ def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
         lines.append("actions:" if few else f"forms ({len(listed)}):")
         lines += [_action_line(a) for a in listed[:FORMS_SHOWN if not few else ACTIONS_SHOWN]]
         if len(listed) > FORMS_SHOWN and not few:
-            lines.append(f"  … {len(listed) - FORMS_SHOWN} more: grep submit {page_id}/actions.tsv")
+            more = len(listed) - FORMS_SHOWN
+            lines.append(f"  … {more} more: grep submit {page_id}/actions.tsv")
     counts = ((len(page.links), "link"), (len(page.actions), "action"), (len(page.facts), "fact"))
     lines.append(" · ".join(_plural(n, noun) for n, noun in counts))
     lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")

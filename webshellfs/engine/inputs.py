@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from webshellfs.contract.layout import EMPTY_VALUE, unticks
+from webshellfs.contract.layout import EMPTY_VALUE, UNTICK, unticks
 from webshellfs.errors import NotFoundError, UsageError
 
 __all__ = ["TYPED_KINDS", "action_title", "check_inputs", "find_by_label"]
@@ -103,16 +103,49 @@ def _check_range(field: Mapping[str, Any], value: str) -> None:
         )
 
 
+def _field_label(field: Mapping[str, Any]) -> str:
+    """The words a person reads for a field: its label, else a lone checkbox's own label
+    (`<label><input type=checkbox name=active> Active</label>`: Active=off)."""
+    choices = field.get("choices") or []
+    if field.get("label") or field.get("type") not in TOGGLES or len(choices) != 1:
+        return str(field.get("label") or "")
+    return str(choices[0][1])
+
+
+def _folded(words: str) -> str:
+    return " ".join(words.split()).casefold()
+
+
 def _by_names(values: dict[str, str], fields: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Inputs given by a field's label as a person reads it (`Nickname=Ziggy`, `"First
-    name"=Ada`) put under the field's own name (`field2`); the others as given."""
+    name"=Ada`) put under the field's own name (`field2`); a box of a group by its own label
+    (`Remote=on`, `"Select Carl Moss"=on`) ticked or unticked in what the group holds now (or
+    in what the command gives the group); the others as given."""
     names = {str(f.get("name")) for f in fields} | {SINGLE_VALUE_NAME}
-    by_label = {" ".join(str(f["label"]).split()).casefold(): str(f["name"])
-                for f in fields if f.get("label") and f.get("name")}
-    return {
-        name if name in names else by_label.get(" ".join(name.split()).casefold(), name): value
-        for name, value in values.items()
-    }
+    by_label = {_folded(_field_label(f)): str(f["name"])
+                for f in fields if _field_label(f) and f.get("name")}
+    boxes = {_folded(str(label)): (field, str(value)) for field in fields
+             if field.get("type") in TOGGLES and len(field.get("choices") or []) > 1
+             for value, label in field["choices"]}
+    named: dict[str, str] = {}
+    toggled: dict[str, tuple[Mapping[str, Any], list[tuple[str, bool]]]] = {}
+    for name, value in values.items():
+        if name in names or _folded(name) in by_label or _folded(name) not in boxes:
+            named[name if name in names else by_label.get(_folded(name), name)] = value
+            continue
+        field, box = boxes[_folded(name)]
+        choices = [str(v) for v, _ in field["choices"]]
+        toggled.setdefault(str(field["name"]), (field, []))[1].append(
+            (box, not unticks(value, choices)))
+    for group, (field, changes) in toggled.items():
+        choices = [str(v) for v, _ in field["choices"]]
+        given = named.get(group)
+        ticked = set(field.get("selected") or ()) if given is None else (
+            set() if unticks(given, choices) else set(given.split(CHOICE_SEPARATOR)))
+        for box, tick in changes:
+            ticked = ticked | {box} if tick else ticked - {box}
+        named[group] = CHOICE_SEPARATOR.join(c for c in choices if c in ticked) or UNTICK
+    return named
 
 
 def check_inputs(
@@ -123,9 +156,9 @@ def check_inputs(
     not fit the action. A form filled and left unsubmitted (`fill`) needs no required input."""
     fields: list[Mapping[str, Any]] = list(action.get("fields") or [])
     title = action_title(object_id, action)
-    values = _by_names(dict(inputs), fields)
-    if len(values) != len(inputs):
+    if len(dict(inputs)) != len(inputs):
         raise UsageError(f"an input is given twice; {title} takes: {_valid(fields) or 'no inputs'}")
+    values = _by_names(dict(inputs), fields)
     if not fields:
         if values:
             raise UsageError(f"{title} takes no inputs; run it as: execute … {object_id}")
@@ -190,6 +223,24 @@ def _label_of(title: str) -> str:
     return " ".join(title.split('"', 1)[1].rsplit('"', 1)[0].split()).casefold()
 
 
+def _one_per_destination(
+    found: list[tuple[str, str]], meta: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """The fitting controls, a link going where an earlier one so labelled goes left out: a
+    page's nav and its text both offering "Add person" to one URL are one way to go."""
+    urls = meta.get("links") or {}
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for object_id, title in found:
+        url = urls.get(object_id) if object_id.startswith("L") else None
+        if url and (url, _label_of(title)) in seen:
+            continue
+        if url:
+            seen.add((url, _label_of(title)))
+        kept.append((object_id, title))
+    return kept
+
+
 def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
     """The id of the one control (an action before a link) whose label is label: the same
     words first, then a label beginning with them, then one holding them. NotFoundError when
@@ -197,12 +248,14 @@ def find_by_label(meta: Mapping[str, Any], label: str, page: str) -> str:
     wanted = " ".join(label.split()).casefold()
     for matches in _LABEL_MATCHES:
         for group in _labelled(meta):
-            found = [(i, title) for i, title in group if matches(_label_of(title), wanted)]
+            found = _one_per_destination(
+                [(i, title) for i, title in group if matches(_label_of(title), wanted)], meta)
             if len(found) == 1:
                 return found[0][0]
             if found:
                 listed = "; ".join(title for _, title in found[:LABELS_LISTED])
-                more = f" … {len(found) - LABELS_LISTED} more" if len(found) > LABELS_LISTED else ""
+                left = len(found) - LABELS_LISTED
+                more = f" … {left} more" if left > 0 else ""
                 raise UsageError(f"{len(found)} controls on {page} are labelled {label!r}: "
                                  f"{listed}{more}; name one by its id")
     raise NotFoundError(f"no control on {page} is labelled {label!r}; see {page}/actions.tsv "
