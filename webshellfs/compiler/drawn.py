@@ -55,8 +55,8 @@ UNDRAWN_TAGS = frozenset({
 })
 # Elements around an icon: an SVG inside them names or decorates the control.
 CONTROL_ANCESTORS = frozenset({"a", "button", "label", "select", "summary"})
-# An SVG smaller than this on a side is an icon, not a drawing.
-MIN_DRAWING_PX = 48
+# An SVG smaller than this on a side is an icon or an avatar, not a drawing.
+MIN_DRAWING_PX = 80
 # A canvas smaller than this on a side shows nothing to look at (a script's scratch pad).
 MIN_CANVAS_PX = 16
 # HTML's size of a canvas without width or height.
@@ -90,10 +90,11 @@ class _Drawing:
     live: bool
     lines: list[str] = field(default_factory=list)
     running: list[str] = field(default_factory=list)
-    shapes: int = 0
+    shapes: int = 0  # drawn shapes seen
+    listed: int = 0  # of them, those with a line of their own
     actions: int = 0
-    described: int = 0
-    counted: Counter[str] = field(default_factory=Counter)
+    described: int = 0  # shapes no one operates, with a line of their own
+    counted: Counter[tuple[str, str]] = field(default_factory=Counter)
     operable_counted: int = 0
 
     def text(self, words: str) -> None:
@@ -364,18 +365,24 @@ def describe_drawing(svg: HtmlElement, builder: PageBuilder) -> list[str]:
             stack.extend(_drawn_children(node)[::-1])
     if drawing.running:
         drawing.lines.append(" ".join(drawing.running))
+    if not drawing.shapes:
+        return drawing.lines  # only words and controls without a shape: no picture to name
     return [_heading(svg, drawing), *drawing.lines]
 
 
 def _shape_unit(shape: HtmlElement, name: str, drawing: _Drawing) -> None:
     colour, _ = colour_words(shape)
-    if not colour and not name:
-        return  # painted with nothing: not seen
+    box = measured_box(shape)
+    if (not colour and not name) or (box is not None and box.width == box.height == 0):
+        return  # painted with nothing, or nothing big: not seen
     drawing.shapes += 1
-    if drawing.described >= MAX_DESCRIBED_SHAPES:
-        drawing.counted[" ".join(part for part in (shape.tag, colour) if part)] += 1
+    # A path with no words of its own is a logo's or a chart's stroke: its kind and colour say
+    # as much counted as described, and a path has no box offline.
+    if drawing.described >= MAX_DESCRIBED_SHAPES or (shape.tag == "path" and not name):
+        drawing.counted[shape.tag, colour] += 1
         return
     drawing.described += 1
+    drawing.listed += 1
     drawing.line(f"[{shape_words(shape.tag, shape, clip(name))[0]}]")
 
 
@@ -394,6 +401,7 @@ def _operable_unit(unit: HtmlElement, drawing: _Drawing) -> None:
     words, context = shape_words(kind, shape if shape is not None else unit, name)
     if shape is not None:
         drawing.shapes += 1
+        drawing.listed += 1
     builder = drawing.builder
     if target:
         url = builder.resolve_url(target)
@@ -422,30 +430,33 @@ def _heading(svg: HtmlElement, drawing: _Drawing) -> str:
     if not drawing.counted:
         return f"[drawing{dimensions}{named}: {shapes}]"
     groups = drawing.counted.most_common(MAX_COUNTED_GROUPS)
-    listed = ", ".join(f"{count:,} {group}" for group, count in groups)
+    listed = ", ".join(f"{count:,} {kind}{'' if count == 1 else 's'}{' ' + colour if colour else ''}"
+                       for (kind, colour), count in groups)
     more = ", …" if len(drawing.counted) > MAX_COUNTED_GROUPS else ""
+    described = f"{drawing.listed:,} described below, the rest " if drawing.listed else ""
     hint = f"; {SCREENSHOT_HINT}" if drawing.live else ""
     if drawing.operable_counted:
         drawing.builder.note(
             f"a drawing holds more than {MAX_SHAPE_ACTIONS} shapes people can click: the first "
             f"{MAX_SHAPE_ACTIONS} are actions, {drawing.operable_counted:,} more are only counted")
-    return (f"[drawing{dimensions}{named}: {shapes}; {drawing.described} described below, the "
-            f"rest only counted: {listed}{more}{hint}]")
+    return f"[drawing{dimensions}{named}: {shapes}; {described}counted: {listed}{more}{hint}]"
 
 
 def canvas_mention(canvas: HtmlElement, builder: PageBuilder, *, operable: bool) -> Emitted | None:
     """`[canvas 600×400: a picture; see screenshot.png]` (an action when the page listens to
     it); None for a canvas too small to show anything."""
     measured = _numbers(canvas.get(BOX_ATTRIBUTE))
+    name = clip(aria_name(canvas, page_index(builder, canvas)) or squash(canvas.get("title") or ""))
     if len(measured) == 4:
         width, height = measured[2], measured[3]
+    elif canvas.get("width") is None and canvas.get("height") is None and not name:
+        return None  # unsized and unnamed, and no browser drew it: a script's surface, if any
     else:
         width = _length(canvas.get("width")) or DEFAULT_CANVAS[0]
         height = _length(canvas.get("height")) or DEFAULT_CANVAS[1]
     if min(width, height) < MIN_CANVAS_PX:
         return None
     size = f"{_whole(width)}×{_whole(height)}"
-    name = clip(aria_name(canvas, page_index(builder, canvas)) or squash(canvas.get("title") or ""))
     named = f' "{name}"' if name else ""
     hint = f"; {SCREENSHOT_HINT}" if len(measured) == 4 else ""
     words = f"canvas {size}{named}: a picture{hint}"
