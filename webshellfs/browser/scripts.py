@@ -280,7 +280,7 @@ DOM_SETTLE = """
 #  - an SVG shape (SVGGeometryElement) gets its box from its drawing's top-left corner in
 #    data-wsfs-box (`x y width height`, CSS pixels) and the fill and stroke it is painted with
 #    in data-wsfs-fill and data-wsfs-stroke ('none' for paint made invisible by an opacity or
-#    width of 0); an outermost <svg> and a <canvas> get their box on the page
+#    width of 0; no stroke attribute for none); an outermost <svg> and a <canvas> get their box on the page
 #    (compiler/drawn.py describes drawings by them);
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
@@ -421,7 +421,8 @@ SNAPSHOT = r"""
     const stroke = visiblePaint(style.stroke, style.strokeOpacity, style.strokeWidth,
       style.opacity);
     return ' ' + BOX + '="' + boxWords(el.getBoundingClientRect(), corner.left, corner.top)
-      + '" ' + FILL + '="' + attr(fill) + '" ' + STROKE + '="' + attr(stroke) + '"';
+      + '" ' + FILL + '="' + attr(fill) + '"'
+      + (stroke === 'none' ? '' : ' ' + STROKE + '="' + attr(stroke) + '"');
   };
 
   const INLINE_HIDING = /(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*;?/gi;

@@ -40,7 +40,8 @@ from webshellfs.compiler.dom import is_hidden, squash
 
 # Attributes a live capture writes on SVG shapes, drawings and canvases (browser/scripts.py):
 # the box `x y width height` in CSS pixels (a shape's from its drawing's top-left corner, a
-# drawing's or canvas's from the page's), and a shape's computed fill and stroke.
+# drawing's or canvas's from the page's), and a shape's computed fill and stroke (no stroke
+# attribute: none).
 BOX_ATTRIBUTE = "data-wsfs-box"
 FILL_ATTRIBUTE = "data-wsfs-fill"
 STROKE_ATTRIBUTE = "data-wsfs-stroke"
