@@ -53,6 +53,21 @@ _PICK = """
     items.find((i) => valueOf(i) === wanted) || items.find((i) => same(labelOf(i), wanted));
   const listed = (items, valueOf, labelOf) =>
     ({ choices: items.map((i) => valueOf(i) + '=' + norm(labelOf(i)).toLowerCase()) });
+  // The elements inside el as the page shows them: through open shadow roots, and the page's
+  // children a slot shows where the slot is (a web component's list slots its options in).
+  const shownInside = (root, selector) => {
+    const found = [];
+    const visit = (node) => {
+      const kids = node.localName === 'slot' ? node.assignedElements({ flatten: true })
+        : Array.from((node.shadowRoot || node).children);
+      for (const kid of kids) {
+        if (kid.matches(selector)) found.push(kid);
+        visit(kid);
+      }
+    };
+    visit(root);
+    return found;
+  };
   if (el.localName === 'select') {
     const options = Array.from(el.options);
     const label = (o) => o.label || o.text;
@@ -72,7 +87,7 @@ _PICK = """
       .filter((r) => r.name === el.name && (r.form || r.ownerDocument) === scope);
     valueOf = (r) => r.value;
   } else {
-    items = Array.from(el.querySelectorAll('[role=option], [role=radio], [role=menuitemradio]'));
+    items = shownInside(el, '[role=option], [role=radio], [role=menuitemradio]');
     valueOf = (o) => o.getAttribute('data-value') || norm(o.textContent);
   }
   if (!items.length) return { click: true };

@@ -36,6 +36,9 @@ from webshellfs.compiler.actions.rules import (
     role_of,
 )
 from webshellfs.compiler.builder import Emitted, PageBuilder
+
+# Elements a combobox may be that take typed text.
+TYPED_TAGS = frozenset({"input", "textarea"})
 from webshellfs.compiler.dom import first_descendant, plain_text, squash
 from webshellfs.contract.records import Choice, Field
 
@@ -143,7 +146,8 @@ def register_widget(
         value = element.get("aria-valuenow") or plain_text(element)
         fields = (
             Field(
-                "value", rule.control, "", is_required(element), value=clip(value, MAX_VALUE_CHARS)
+                "value", rule.control, "", is_required(element), value=clip(value, MAX_VALUE_CHARS),
+                choices=popup_options(element, page) if role == "combobox" else (),
             ),
         )
     elif rule is EDITOR_RULE:
@@ -171,6 +175,20 @@ def editor_label(element: HtmlElement, page: PageIndex) -> str:
         element.get("placeholder") or element.get("data-placeholder") or element.get("title") or ""
     )
     return clip(aria_name(element, page) or squash(hint))
+
+
+def popup_options(combobox: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
+    """The options a select-only combobox (one that takes no typing: a web component's
+    select) pops up, when the page already holds them in the list it names (aria-controls,
+    aria-owns): its choices before it is opened. A combobox one types into offers
+    suggestions, not choices, and takes any text."""
+    if combobox.tag in TYPED_TAGS or combobox.get("contenteditable") is not None:
+        return ()
+    for popup_id in (combobox.get("aria-controls") or combobox.get("aria-owns") or "").split():
+        popup = page.by_id(popup_id)
+        if popup is not None and role_of(popup) == "listbox":
+            return aria_options(popup, page)
+    return ()
 
 
 def aria_options(listbox: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
