@@ -429,13 +429,33 @@ async def _fill_checked(element: Locator, value: str, given: str, timeout: float
         raise UsageError(f"the field did not take {given!r}")
 
 
+# The list a combobox pops up, looked up in the combobox's own tree (every instance of a web
+# component has the same ids in its shadow root) and marked so a locator finds exactly it;
+# null when that tree has no such list.
+_MARK_POPUP = """
+(found, popup) => {
+  const el = found[0];
+  const list = el ? el.getRootNode().getElementById(popup) : null;
+  if (!list) return null;
+  if (!list.hasAttribute('__LOCATOR__')) {
+    const next = window.__wsfsNext || 1;
+    window.__wsfsNext = next + 1;
+    list.setAttribute('__LOCATOR__', 'w' + next);
+  }
+  return list.getAttribute('__LOCATOR__');
+}
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+
+
 async def _choose_in_popup(combobox: Locator, popup: str, wanted: str, timeout: float) -> None:
     """A combobox that takes no typing (select-only) is chosen as a person does: click it
     open, then click the option in the list it pops up."""
     if await combobox.get_attribute("aria-expanded", timeout=timeout) != "true":
         await combobox.click(timeout=timeout)
-    await select(combobox.page.locator(attribute_selector("id", popup)), Inputs({"value": wanted}),
-                 timeout)
+    marked = await combobox.evaluate_all(_MARK_POPUP, popup)
+    found = attribute_selector(LOCATOR_ATTRIBUTE, marked) if marked else attribute_selector(
+        "id", popup)
+    await select(combobox.page.locator(found), Inputs({"value": wanted}), timeout)
 
 
 # The keys that move an ARIA slider or spin button up and down, by axis: sliders answer to the

@@ -257,7 +257,8 @@ DOM_SETTLE = """
 
 # Serializes the rendered DOM as HTML that the static compiler reads like any page:
 #  - current field values, checked and selected states become attributes;
-#  - open shadow roots are inlined (slots filled with what they show);
+#  - open shadow roots are inlined (slots filled with what they show), their ids and the
+#    references to them suffixed with their root's number (`label~s2`): unique in the capture;
 #  - same-origin iframes and frames are inlined as <div data-wsfs-frame="URL">, with absolute
 #    URLs (a frameset becomes the body holding its frames); other frames stay <iframe src>;
 #  - the outermost elements that are not rendered get the `hidden` attribute (the compiler
@@ -425,6 +426,25 @@ SNAPSHOT = r"""
       + (stroke === 'none' ? '' : ' ' + STROKE + '="' + attr(stroke) + '"');
   };
 
+  // Ids are unique only within their tree: a component's shadow root has its own ("label",
+  // "listbox"), the same in every instance. In the capture they get the suffix of their shadow
+  // root, and so do the references to them from the same tree, so each instance's label and
+  // list stay its own.
+  const ID_REFERENCES = new Set(['id', 'for', 'form', 'list', 'headers', 'aria-labelledby',
+    'aria-describedby', 'aria-controls', 'aria-owns', 'aria-activedescendant', 'aria-details',
+    'aria-errormessage', 'aria-flowto']);
+  const scopes = new Map();
+  const scopeOf = (el) => {
+    const root = el.getRootNode();
+    if (root === el.ownerDocument || !root.host) return '';
+    if (!scopes.has(root)) scopes.set(root, '~s' + (scopes.size + 1));
+    return scopes.get(root);
+  };
+  const scoped = (el, value) => {
+    const scope = scopeOf(el);
+    return scope ? value.split(/\s+/).filter(Boolean).map((id) => id + scope).join(' ') : value;
+  };
+
   const INLINE_HIDING = /(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*;?/gi;
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
@@ -443,6 +463,7 @@ SNAPSHOT = r"""
       // A shown element's inline hiding was overruled (a stylesheet's !important): the
       // compiler, which reads inline styles, must not drop it.
       if (a.name === 'style' && rendered) value = value.replace(INLINE_HIDING, '');
+      if (ID_REFERENCES.has(a.name)) value = scoped(el, value);
       parts.push(' ', a.name, '="', attr(value), '"');
     }
     if (!shown) parts.push(' hidden=""');
