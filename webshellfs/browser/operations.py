@@ -391,6 +391,9 @@ async def fill(element: Locator, inputs: Inputs, timeout: float) -> None:
     if described is None:
         raise NotFoundError("the element is no longer on the page")
     tag, kind, low, high, now, aria_low, aria_high, popup, typed, refuses = described
+    if refuses == "read-only" and popup:
+        await _choose_in_popup(element, popup, value, timeout)  # a select drawn as a field
+        return
     if refuses:
         raise UsageError(f"the field is {refuses}: it takes no typing now (the page sets it); "
                          "execute it with no value to click it, as a person does")

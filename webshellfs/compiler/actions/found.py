@@ -61,6 +61,8 @@ STAND_INS = frozenset({"option", "optgroup"})
 # Words that say no more than "clicking it does something": on a label that names a control,
 # that something is the control's own action.
 CLICK_WORDS = frozenset({"click", "pointer", "item"})
+# Words a tab group's frame has: its listeners for clicks and keys serve its tabs.
+FRAME_WORDS = frozenset({"click", "press", "pointer", "item", "focusable"})
 # Words that say only that the element shows a pointer cursor.
 POINTER_ONLY = frozenset({"pointer"})
 # How far inside a control with a role a pointer-only box may sit and still be part of it.
@@ -92,6 +94,13 @@ def _part_of_widget(element: HtmlElement, words: tuple[str, ...]) -> bool:
         if role_of(ancestor) in ROLE_RULES:
             return True
     return False
+
+
+def _frames_tabs(element: HtmlElement) -> bool:
+    """Whether the element holds a tab list: its click and key listeners are the tab group's,
+    serving its tabs (each an action of its own), and the words beside them are its panels'."""
+    return any(role_of(inner) == "tablist" for inner in element.iterdescendants()
+               if isinstance(inner.tag, str))
 
 
 def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
@@ -140,6 +149,8 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if CLICK_WORDS.issuperset(words) and (
             (element.tag == "label" and _names_a_control(element)) or page.names_a_control(element)
             or _part_of_widget(element, words)):
+        return None
+    if FRAME_WORDS.issuperset(words) and _frames_tabs(element):
         return None
     rule = next((r for word, r in FOUND_RULES if word in words), None)
     if rule is None:

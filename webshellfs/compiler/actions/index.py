@@ -14,6 +14,7 @@ from webshellfs.compiler.builder import PageBuilder
 # By the attribute nodes: faster than testing every element (`//*[@id]`).
 _WITH_ID = lxml.etree.XPath("//@id/..")
 _LABELLED_BY = lxml.etree.XPath("//@aria-labelledby")
+_COMBOBOXES = lxml.etree.XPath("//*[@role='combobox']")
 
 
 @dataclass
@@ -37,6 +38,7 @@ class PageIndex:
     _owned: dict[str, list[HtmlElement]] | None = None
     _loose_radios: dict[str, list[HtmlElement]] | None = None
     _naming_ids: frozenset[str] | None = None
+    _popup_owners: dict[str, HtmlElement] | None = None
 
     def by_id(self, element_id: str) -> HtmlElement | None:
         if self._ids is None:
@@ -65,6 +67,16 @@ class PageIndex:
                 named for value in _LABELLED_BY(self.root) if _is_control(value.getparent())
                 for named in str(value).split())
         return element_id in self._naming_ids
+
+    def popup_owner(self, element: HtmlElement) -> HtmlElement | None:
+        """The combobox whose aria-controls or aria-owns names the element (its popup)."""
+        if self._popup_owners is None:
+            self._popup_owners = {}
+            for combobox in _COMBOBOXES(self.root):
+                named = combobox.get("aria-controls") or combobox.get("aria-owns") or ""
+                for popup_id in named.split():
+                    self._popup_owners.setdefault(popup_id, combobox)
+        return self._popup_owners.get((element.get("id") or "").strip())
 
     def form_of(self, control: HtmlElement) -> HtmlElement | None:
         """The form owning a control: its form= attribute, else its nearest <form> ancestor."""
@@ -98,8 +110,13 @@ class PageIndex:
         return self._loose_radios.get(name, [])
 
 
+# Roles of a group a label names as a whole (a radio group's "Finish").
+GROUP_ROLES = frozenset({"radiogroup", "group"})
+
+
 def _is_control(element: HtmlElement) -> bool:
-    return element.tag in NATIVE_CONTROLS or role_of(element) in ROLE_RULES
+    role = role_of(element)
+    return element.tag in NATIVE_CONTROLS or role in ROLE_RULES or role in GROUP_ROLES
 
 
 def page_index(builder: PageBuilder, element: HtmlElement) -> PageIndex:

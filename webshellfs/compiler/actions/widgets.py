@@ -105,6 +105,8 @@ def widget_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     rule = ROLE_RULES.get(role_of(element))
     if rule is None and (element.get("onclick") is None or element.tag in NOT_CLICKABLE_TAGS):
         return None
+    if role_of(element) == "listbox" and _select_popup(element, page):
+        return Emitted()  # its options are its combobox's choices: not a second control
     if holds_control(element):
         return None  # a wrapper (menu item, tab, card): the link or control inside is the action
     return register_widget(element, builder, page, rule or CLICK_RULE)
@@ -177,12 +179,22 @@ def editor_label(element: HtmlElement, page: PageIndex) -> str:
     return clip(aria_name(element, page) or squash(hint))
 
 
+def _select_popup(listbox: HtmlElement, page: PageIndex) -> bool:
+    owner = page.popup_owner(listbox)
+    return owner is not None and _select_only(owner)
+
+
+def _select_only(combobox: HtmlElement) -> bool:
+    typed = combobox.tag in TYPED_TAGS and combobox.get("readonly") is None
+    return not typed and combobox.get("contenteditable") is None
+
+
 def popup_options(combobox: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
     """The options a select-only combobox (one that takes no typing: a web component's
-    select) pops up, when the page already holds them in the list it names (aria-controls,
+    select, drawn by a read-only field or a box) pops up, when the page already holds them in the list it names (aria-controls,
     aria-owns): its choices before it is opened. A combobox one types into offers
     suggestions, not choices, and takes any text."""
-    if combobox.tag in TYPED_TAGS or combobox.get("contenteditable") is not None:
+    if not _select_only(combobox):
         return ()
     for popup_id in (combobox.get("aria-controls") or combobox.get("aria-owns") or "").split():
         popup = page.by_id(popup_id)
