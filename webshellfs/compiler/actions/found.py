@@ -104,7 +104,8 @@ def _frames_tabs(element: HtmlElement) -> bool:
 
 
 def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
-    """The outermost controls inside: native ones, links, found ones."""
+    """The outermost controls inside: native ones, links, found ones, and those a role makes
+    controls (a component's options and tabs, whose listener is often the host's)."""
     found: list[HtmlElement] = []
     stack = element[::-1]
     while stack:
@@ -112,7 +113,8 @@ def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
         if not isinstance(inner.tag, str):
             continue
         if (inner.tag in NATIVE_CONTROLS or inner.get(OPERABLE_ATTRIBUTE)
-                or (inner.tag == "a" and inner.get("href") is not None)):
+                or (inner.tag == "a" and inner.get("href") is not None)
+                or role_of(inner) in ROLE_RULES):
             found.append(inner)
         else:
             stack.extend(inner[::-1])
