@@ -11,12 +11,13 @@ project, then run from the project root:
 
 (DIR else `$WEBSHELL_SHOELACE`.) The package's `cdn/` folder, whose ES modules carry their
 own dependencies, is copied into a temporary directory with PAGE below (an order form of an
-input, a select, a radio group, a checkbox, a switch and tabs) and served on 127.0.0.1. The
+input, a select, a radio group, a checkbox, a switch, tabs, a dropdown menu and a dialog) and served on 127.0.0.1. The
 script checks what the issue asks of such controls: each is listed once, under the kind and
 label a person reads (EXPECTED); the select's options are its choices before it is opened;
 and each task (TASKS: choose "Poster" by its label, tick a radio, a checkbox and a switch, type
 a name, open a tab) is done by executing the compiled action, then read back from the page's
-own summary line. It prints one line per check and the number passed.
+own summary line; a menu and a dialog are opened by their trigger and an item or button
+chosen in them. It prints one line per check and the number passed.
 """
 
 from __future__ import annotations
@@ -65,6 +66,16 @@ PAGE = """<!DOCTYPE html>
   <sl-tab-panel name="paper">Matte paper, 200 g.</sl-tab-panel>
   <sl-tab-panel name="delivery">Ships in two days.</sl-tab-panel>
 </sl-tab-group>
+<sl-dropdown>
+  <sl-button slot="trigger" caret>Export</sl-button>
+  <sl-menu id="menu">
+    <sl-menu-item value="pdf">As PDF</sl-menu-item>
+    <sl-menu-item value="png">As PNG</sl-menu-item>
+  </sl-menu>
+</sl-dropdown>
+<sl-dialog label="Confirm order" id="dialog"><p>Place the order now?</p>
+  <sl-button slot="footer" variant="primary" id="place">Place order</sl-button></sl-dialog>
+<sl-button id="review">Review order</sl-button>
 <p id="order">Order: a3, matte, no proof, no gift wrap, name -.</p>
 <script type="module">
   const get = (id) => document.getElementById(id);
@@ -75,6 +86,14 @@ PAGE = """<!DOCTYPE html>
   };
   document.addEventListener('sl-change', say);
   document.addEventListener('sl-input', say);
+  get('menu').addEventListener('sl-select', (event) => {
+    get('order').textContent = `Exported as ${event.detail.item.value}.`;
+  });
+  get('review').addEventListener('click', () => get('dialog').show());
+  get('place').addEventListener('click', () => {
+    get('dialog').hide();
+    get('order').textContent = 'Order placed.';
+  });
 </script>
 </main></body></html>
 """
@@ -83,7 +102,7 @@ PAGE = """<!DOCTYPE html>
 EXPECTED = [
     ("text", "Name on the order"), ("combobox", "Paper size"), ("radio", "Matte"),
     ("radio", "Gloss"), ("checkbox", "Send a proof"), ("checkbox", "Gift wrap"),
-    ("tab", "Paper"), ("tab", "Delivery"),
+    ("tab", "Paper"), ("tab", "Delivery"), ("button", "Export"), ("button", "Review order"),
 ]
 SELECT_INPUTS = "value(combobox: A4 portrait|A3 landscape|Poster; current=A3 landscape)"
 # (label of the action, its inputs, a line the page shows afterwards), done in this order.
@@ -94,6 +113,10 @@ TASKS = [
     ("Gift wrap", {"value": "on"}, "Order: poster, gloss, proof, gift wrap, name -."),
     ("Name on the order", {"value": "Ada"}, "Order: poster, gloss, proof, gift wrap, name Ada."),
     ("Delivery", {}, "Ships in two days."),
+    ("Export", {}, "As PNG"),  # opens the menu
+    ("As PNG", {}, "Exported as png."),
+    ("Review order", {}, "Place the order now?"),  # opens the dialog
+    ("Place order", {}, "Order placed."),
 ]
 
 
@@ -101,7 +124,7 @@ def compiled_text(result: TabCapture) -> tuple[str, list[Action]]:
     page = compile_page(result.capture.body, result.capture.url)
     files = render_page(page)
     text = "\n".join(body.decode() for name, body in sorted(files.items())
-                     if name.startswith("content/"))
+                     if name.startswith(("content/", "boilerplate/popup")))
     return text, list(page.actions)
 
 
@@ -137,7 +160,7 @@ def run_checks(browser: Browser, url: str) -> list[tuple[str, bool, str]]:
             checks.append((f"{label} {values}", False, f"{type(error).__name__}: {error}"))
             continue
         text, actions = compiled_text(result)
-        line = next((line for line in text.splitlines() if line.startswith(wanted[:6])), "")
+        line = next((line for line in text.splitlines() if wanted in line), "")
         checks.append((f"{label} {values}", wanted in text, line))
     return checks
 
