@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.conftest import page_text, run
 from tests.browser.live_site import LiveSite
-from webshellfs.browser import Browser, TabCapture
+from webshellfs.browser import Browser, Gesture, TabCapture
 from webshellfs.compiler import compile_page
 from webshellfs.contract.layout import format_inputs
 from webshellfs.contract.records import Action
@@ -62,3 +62,12 @@ def test_choose_by_label_switch_and_tab_as_a_person_does(browser: Browser, site:
     page = act(browser, page, "Delivery")
     assert "Ships in two days." in page_text(page)
     assert "tab \"Delivery\" selected" in page_text(page)
+
+
+def test_clicking_a_component_s_label_does_what_the_browser_does(
+    browser: Browser, site: LiveSite
+) -> None:
+    page = run(lambda: browser.open(site.url("/components.html")))
+    clicked = run(lambda: browser.execute(page.tab_id, "", "click", {},
+                                          Gesture(name="click", text="Gift wrap")))
+    assert order(clicked) == "Order: A3 landscape, matte, gift wrap."
