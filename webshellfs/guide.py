@@ -131,7 +131,9 @@ page reopens its URL and acts only if the control is still there. In a new state
 while loading and files it downloaded are kept in resources/ (resources.tsv); lists of records
 in them are also tables (tables/T…, marked `from resources/…` in _map.md). Text the page shows
 only after an action reads `[hidden until A0007 link "Team"] …`. `focus:` in _map.md names the
-control with keyboard focus when the page was captured.
+control with keyboard focus when the page was captured. A drawing reads shape by shape, with an
+id where it can be clicked: `[A0012 circle red r=12 at 40,80]` (kind, colour, size, centre from
+the drawing's corner); a canvas is `[canvas 600×400: a picture; see screenshot.png]`.
 """
 
 _FORMS = """\

@@ -55,6 +55,21 @@ _PICK = """
     items.find((i) => valueOf(i) === wanted) || items.find((i) => same(labelOf(i), wanted));
   const listed = (items, valueOf, labelOf) =>
     ({ choices: items.map((i) => valueOf(i) + '=' + norm(labelOf(i)).toLowerCase()) });
+  // The elements inside el as the page shows them: through open shadow roots, and the page's
+  // children a slot shows where the slot is (a web component's list slots its options in).
+  const shownInside = (root, selector) => {
+    const found = [];
+    const visit = (node) => {
+      const kids = node.localName === 'slot' ? node.assignedElements({ flatten: true })
+        : Array.from((node.shadowRoot || node).children);
+      for (const kid of kids) {
+        if (kid.matches(selector)) found.push(kid);
+        visit(kid);
+      }
+    };
+    visit(root);
+    return found;
+  };
   if (el.localName === 'select') {
     const options = Array.from(el.options);
     const label = (o) => o.label || o.text;
@@ -74,7 +89,7 @@ _PICK = """
       .filter((r) => r.name === el.name && (r.form || r.ownerDocument) === scope);
     valueOf = (r) => r.value;
   } else {
-    items = Array.from(el.querySelectorAll('[role=option], [role=radio], [role=menuitemradio]'));
+    items = shownInside(el, '[role=option], [role=radio], [role=menuitemradio]');
     valueOf = (o) => o.getAttribute('data-value') || norm(o.textContent);
   }
   if (!items.length) return { click: true };
@@ -385,6 +400,9 @@ async def _fill(element: Locator, value: str, timeout: float) -> None:
     if described is None:
         raise NotFoundError("the element is no longer on the page")
     tag, kind, low, high, now, aria_low, aria_high, popup, typed, refuses = described
+    if refuses == "read-only" and popup:
+        await _choose_in_popup(element, popup, value, timeout)  # a select drawn as a field
+        return
     if refuses:
         raise UsageError(f"the field is {refuses}: it takes no typing now (the page sets it); "
                          "execute it with no value to click it, as a person does")
@@ -423,13 +441,33 @@ async def _fill_checked(element: Locator, value: str, given: str, timeout: float
         raise UsageError(f"the field did not take {given!r}")
 
 
+# The list a combobox pops up, looked up in the combobox's own tree (every instance of a web
+# component has the same ids in its shadow root) and marked so a locator finds exactly it;
+# null when that tree has no such list.
+_MARK_POPUP = """
+(found, popup) => {
+  const el = found[0];
+  const list = el ? el.getRootNode().getElementById(popup) : null;
+  if (!list) return null;
+  if (!list.hasAttribute('__LOCATOR__')) {
+    const next = window.__wsfsNext || 1;
+    window.__wsfsNext = next + 1;
+    list.setAttribute('__LOCATOR__', 'w' + next);
+  }
+  return list.getAttribute('__LOCATOR__');
+}
+""".replace("__LOCATOR__", LOCATOR_ATTRIBUTE)
+
+
 async def _choose_in_popup(combobox: Locator, popup: str, wanted: str, timeout: float) -> None:
     """A combobox that takes no typing (select-only) is chosen as a person does: click it
     open, then click the option in the list it pops up."""
     if await combobox.get_attribute("aria-expanded", timeout=timeout) != "true":
         await combobox.click(timeout=timeout)
-    await select(combobox.page.locator(attribute_selector("id", popup)), Inputs({"value": wanted}),
-                 timeout)
+    marked = await combobox.evaluate_all(_MARK_POPUP, popup)
+    found = attribute_selector(LOCATOR_ATTRIBUTE, marked) if marked else attribute_selector(
+        "id", popup)
+    await select(combobox.page.locator(found), Inputs({"value": wanted}), timeout)
 
 
 # The keys that move an ARIA slider or spin button up and down, by axis: sliders answer to the

@@ -14,6 +14,7 @@ from webshellfs.compiler.builder import (
     OPERABLE_ATTRIBUTE,
 )
 from webshellfs.compiler.dom import FIXED_ATTRIBUTE, UNSEEN_ATTRIBUTE
+from webshellfs.compiler.drawn import BOX_ATTRIBUTE, FILL_ATTRIBUTE, STROKE_ATTRIBUTE
 
 # Timers up to this delay are waited for by a settle (once: those pending when it starts).
 TIMER_WATCH_MS = 300
@@ -256,7 +257,8 @@ DOM_SETTLE = """
 
 # Serializes the rendered DOM as HTML that the static compiler reads like any page:
 #  - current field values, checked and selected states become attributes;
-#  - open shadow roots are inlined (slots filled with what they show);
+#  - open shadow roots are inlined (slots filled with what they show), their ids and the
+#    references to them suffixed with their root's number (`label~s2`): unique in the capture;
 #  - same-origin iframes and frames are inlined as <div data-wsfs-frame="URL">, with absolute
 #    URLs (a frameset becomes the body holding its frames); other frames stay <iframe src>;
 #  - the outermost elements that are not rendered get the `hidden` attribute (the compiler
@@ -276,6 +278,11 @@ DOM_SETTLE = """
 #    (a "Clear completed" drawn by ::after), become its text; a glyph drawn alone (❯, ×, ✓)
 #    and anything drawn on a field goes in data-wsfs-drawn, a name only where nothing else
 #    names the control (a ✓ a checked box's label draws must not rename it);
+#  - an SVG shape (SVGGeometryElement) gets its box from its drawing's top-left corner in
+#    data-wsfs-box (`x y width height`, CSS pixels) and the fill and stroke it is painted with
+#    in data-wsfs-fill and data-wsfs-stroke ('none' for paint made invisible by an opacity or
+#    width of 0; no stroke attribute for none); an outermost <svg> and a <canvas> get their box on the page
+#    (compiler/drawn.py describes drawings by them);
 #  - every element the compiler can turn into an action carries a page-unique data-wsfs-id,
 #    set on the live element too so an action finds exactly that element again.
 SNAPSHOT = r"""
@@ -285,6 +292,9 @@ SNAPSHOT = r"""
   const OP = '__OPERABLE_ATTRIBUTE__';
   const DRAWN = '__DRAWN_ATTRIBUTE__';
   const FIXED = '__FIXED_ATTRIBUTE__';
+  const BOX = '__BOX__';
+  const FILL = '__FILL__';
+  const STROKE = '__STROKE__';
   const operable = __OPERABLE__;
   const marks = new Map();  // element → words its container gave it (discovery.OPERABLE)
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
@@ -385,6 +395,56 @@ SNAPSHOT = r"""
     return drawnWords(el, 'drawn');
   };
 
+  // What a drawing shows (compiler/drawn.py): written as attributes, ' name="…"' each.
+  const whole = (n) => String(Math.round(n));
+  const boxWords = (r, left, top) => [r.left - left, r.top - top, r.width, r.height].map(whole)
+    .join(' ');
+  const visiblePaint = (value, ...zeros) => (zeros.some((z) => parseFloat(z) === 0) ? 'none'
+    : value);
+  // The box inside an element's border (a drawing's shapes are placed from its corner).
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left + el.clientLeft, top: r.top + el.clientTop, width: el.clientWidth,
+      height: el.clientHeight };
+  };
+  const measured = (el, style) => {
+    const view = el.ownerDocument.defaultView;
+    if (!style || !view) return '';
+    if (el.localName === 'canvas' || (el instanceof view.SVGSVGElement && !el.ownerSVGElement)) {
+      return ' ' + BOX + '="' + boxWords(inside(el), -view.scrollX, -view.scrollY) + '"';
+    }
+    if (!(el instanceof view.SVGGeometryElement)) return '';
+    let drawing = el.ownerSVGElement;
+    while (drawing && drawing.ownerSVGElement) drawing = drawing.ownerSVGElement;
+    if (!drawing) return '';
+    const corner = inside(drawing);
+    const fill = visiblePaint(style.fill, style.fillOpacity, style.opacity);
+    const stroke = visiblePaint(style.stroke, style.strokeOpacity, style.strokeWidth,
+      style.opacity);
+    return ' ' + BOX + '="' + boxWords(el.getBoundingClientRect(), corner.left, corner.top)
+      + '" ' + FILL + '="' + attr(fill) + '"'
+      + (stroke === 'none' ? '' : ' ' + STROKE + '="' + attr(stroke) + '"');
+  };
+
+  // Ids are unique only within their tree: a component's shadow root has its own ("label",
+  // "listbox"), the same in every instance. In the capture they get the suffix of their shadow
+  // root, and so do the references to them from the same tree, so each instance's label and
+  // list stay its own.
+  const ID_REFERENCES = new Set(['id', 'for', 'form', 'list', 'headers', 'aria-labelledby',
+    'aria-describedby', 'aria-controls', 'aria-owns', 'aria-activedescendant', 'aria-details',
+    'aria-errormessage', 'aria-flowto']);
+  const scopes = new Map();
+  const scopeOf = (el) => {
+    const root = el.getRootNode();
+    if (root === el.ownerDocument || !root.host) return '';
+    if (!scopes.has(root)) scopes.set(root, '~s' + (scopes.size + 1));
+    return scopes.get(root);
+  };
+  const scoped = (el, value) => {
+    const scope = scopeOf(el);
+    return scope ? value.split(/\s+/).filter(Boolean).map((id) => id + scope).join(' ') : value;
+  };
+
   const INLINE_HIDING = /(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*;?/gi;
   const REPLACED = { input: new Set(['value', 'checked', 'hidden']),
     option: new Set(['selected', 'hidden']) };
@@ -392,7 +452,7 @@ SNAPSHOT = r"""
   // shown: no `hidden` to write (the element is rendered, or an ancestor says it for it);
   // rendered: the element itself is drawn.
   const openTag = (el, inFrame, shown, marked = false, ops = '', rendered = shown, drawn = '',
-    fixed = '') => {
+    fixed = '', measures = '') => {
     const name = el.localName;
     const parts = ['<', name];
     const replaced = REPLACED[name] || ONLY_HIDDEN;
@@ -403,6 +463,7 @@ SNAPSHOT = r"""
       // A shown element's inline hiding was overruled (a stylesheet's !important): the
       // compiler, which reads inline styles, must not drop it.
       if (a.name === 'style' && rendered) value = value.replace(INLINE_HIDING, '');
+      if (ID_REFERENCES.has(a.name)) value = scoped(el, value);
       parts.push(' ', a.name, '="', attr(value), '"');
     }
     if (!shown) parts.push(' hidden=""');
@@ -410,6 +471,7 @@ SNAPSHOT = r"""
     if (ops) parts.push(' ', OP, '="', ops, '"');
     if (drawn) parts.push(' ', DRAWN, '="', attr(drawn), '"');
     if (fixed) parts.push(' ', FIXED, '="', fixed, '"');
+    if (measures) parts.push(measures);
     // A <dialog> opened by showModal() makes the page under it inert; its markup does not say
     // so (show() opens one that does not), aria-modal does.
     if (name === 'dialog' && el.matches(':modal') && !el.hasAttribute('aria-modal')) {
@@ -481,7 +543,8 @@ SNAPSHOT = r"""
     const glyph = drawn && (VOID.has(name) || !WORDS.test(drawn.join(''))) ? drawn.join(' ').trim() : '';
     const written = glyph ? null : drawn;
     const fixed = shown ? placement(el, style) : '';
-    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, glyph, fixed));
+    out.push(openTag(el, inFrame, shown || !parentShown, marked, ops, shown, glyph, fixed,
+      shown ? measured(el, style) : ''));
     if (VOID.has(name)) return;
     if (written) out.push(text(written[0]), written[0] ? ' ' : '');
     if (hiddenButDrawn) {
@@ -528,6 +591,7 @@ SNAPSHOT = r"""
     clickedDownloads: guard.downloads };
 }
 """.replace("__FOCUS__", FOCUS_ATTRIBUTE).replace("__DRAWN_ATTRIBUTE__", DRAWN_ATTRIBUTE).replace(
-    "__FIXED_ATTRIBUTE__", FIXED_ATTRIBUTE).replace(
+    "__FIXED_ATTRIBUTE__", FIXED_ATTRIBUTE).replace("__BOX__", BOX_ATTRIBUTE).replace(
+    "__FILL__", FILL_ATTRIBUTE).replace("__STROKE__", STROKE_ATTRIBUTE).replace(
     "__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
     "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip())

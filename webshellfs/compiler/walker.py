@@ -46,6 +46,7 @@ from webshellfs.compiler.dom import (
     visually_hidden,
     without_controls,
 )
+from webshellfs.compiler.drawn import canvas_mention, describe_drawing, is_drawing
 from webshellfs.compiler.facts import extract_facts
 from webshellfs.compiler.identity import PriorActions
 from webshellfs.compiler.parse import parse
@@ -274,6 +275,8 @@ class Walker:
         tag = element.tag
         if tag in FRAME_TAGS and not is_hidden(element):
             self._frame(element)
+        if tag == "canvas" and not is_hidden(element):
+            self._canvas(element)
         if not isinstance(tag, str) or tag in SKIP_TAGS:
             return
         if (is_hidden(element) and not shown_through_label(element, self.builder)
@@ -327,6 +330,12 @@ class Walker:
         url = self.builder.resolve_url(element.get("src"))
         if url and urlsplit(url).scheme in ("http", "https"):
             self.builder.add_frame(url, squash(element.get("title") or element.get("name") or ""))
+
+    def _canvas(self, element: HtmlElement) -> None:
+        """A canvas holds no text to walk: it is said to be a picture (drawn.py)."""
+        emitted = canvas_mention(element, self.builder, operable=not self.revealing)
+        if emitted is not None:
+            self._place(emitted)
 
     def _reveal(self, element: HtmlElement, stack: list) -> bool:
         """Whether to walk a hidden element after all: when a control shows it (reveal.py),
@@ -666,6 +675,18 @@ class Walker:
         self.buffer.append(f" {label} ")
         return False
 
+    def _drawing(self, element: HtmlElement, stack: list) -> bool:
+        """An SVG drawing: a line saying what it is, then its shapes, each by kind, colour,
+        size and position (drawn.py). An icon, or a drawing inside one line's rendering or in
+        text not shown yet, is walked as text."""
+        if self.inline or self.revealing or not is_drawing(element):
+            return True
+        self._flush()
+        self._place_anchors()
+        for line in describe_drawing(element, self.builder):
+            self._emit(line)
+        return False
+
     def _line_break(self, element: HtmlElement, stack: list) -> bool:
         self._flush()
         return False
@@ -800,6 +821,7 @@ class Walker:
 _HANDLERS: dict[str, Callable[[Walker, HtmlElement, list], bool]] = {
     "a": Walker._link,
     "img": Walker._image,
+    "svg": Walker._drawing,
     "br": Walker._line_break,
     "table": Walker._table,
     "li": Walker._list_item,
@@ -1011,11 +1033,14 @@ def _compile_html(data: bytes | str, content_type: str, builder: PageBuilder) ->
     extract_facts(root, document.text, builder)
 
 
+_PAGE_TITLE = lxml.etree.XPath("//title[not(ancestor::svg)]")
+
+
 def _title(root: HtmlElement) -> str:
     """<title>, else og:title, else the first <h1>."""
     title = root.find("head/title")
-    if title is None:
-        title = root.find(".//title")
+    if title is None:  # not a drawing's <title>: that names the drawing
+        title = next(iter(_PAGE_TITLE(root)), None)
     if title is not None and squash(title.text_content()):
         return squash(title.text_content())
     og = root.find(".//meta[@property='og:title']")

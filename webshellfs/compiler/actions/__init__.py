@@ -85,6 +85,8 @@ def _matched(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     tag = element.tag
     if not isinstance(tag, str):
         return None
+    if tag == "input" and element.get("readonly") is not None and role_of(element) == "combobox":
+        return widget_action(element, builder)  # a select drawn as a read-only field
     handler = TAG_HANDLERS.get(tag)
     if handler is not None:
         return handler(element, builder)

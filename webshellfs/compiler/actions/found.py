@@ -25,7 +25,13 @@ from webshellfs.compiler.actions.labels import (
     operable_words,
     text_leaving_out,
 )
-from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, NOT_CLICKABLE_TAGS, ControlRule
+from webshellfs.compiler.actions.rules import (
+    NATIVE_CONTROLS,
+    NOT_CLICKABLE_TAGS,
+    ROLE_RULES,
+    ControlRule,
+    role_of,
+)
 from webshellfs.compiler.actions.widgets import register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
 from webshellfs.compiler.dom import first_descendant, plain_text
@@ -55,6 +61,12 @@ STAND_INS = frozenset({"option", "optgroup"})
 # Words that say no more than "clicking it does something": on a label that names a control,
 # that something is the control's own action.
 CLICK_WORDS = frozenset({"click", "pointer", "item"})
+# Words a tab group's frame has: its listeners for clicks and keys serve its tabs.
+FRAME_WORDS = frozenset({"click", "press", "pointer", "item", "focusable"})
+# Words that say only that the element shows a pointer cursor.
+POINTER_ONLY = frozenset({"pointer"})
+# How far inside a control with a role a pointer-only box may sit and still be part of it.
+WIDGET_PART_DEPTH = 3
 # Words that say the element itself listens for clicks or shows it takes them ("item" is a
 # guess from its container's listener: for an item holding controls, they are the targets).
 OWN_CLICK_WORDS = frozenset({"click", "pointer"})
@@ -70,8 +82,30 @@ def _names_a_control(label: HtmlElement) -> bool:
     return label.get("for") is not None or first_descendant(label, NATIVE_CONTROLS) is not None
 
 
+def _part_of_widget(element: HtmlElement, words: tuple[str, ...]) -> bool:
+    """An element that only shows a pointer, just inside a control that has a role (a web
+    component's tab, drawn by a box in its shadow root that sets the cursor): clicking it is
+    clicking the control, not another one."""
+    if set(words) != POINTER_ONLY:
+        return False
+    for depth, ancestor in enumerate(element.iterancestors()):
+        if depth >= WIDGET_PART_DEPTH:
+            return False
+        if role_of(ancestor) in ROLE_RULES:
+            return True
+    return False
+
+
+def _frames_tabs(element: HtmlElement) -> bool:
+    """Whether the element holds a tab list: its click and key listeners are the tab group's,
+    serving its tabs (each an action of its own), and the words beside them are its panels'."""
+    return any(role_of(inner) == "tablist" for inner in element.iterdescendants()
+               if isinstance(inner.tag, str))
+
+
 def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
-    """The outermost controls inside: native ones, links, found ones."""
+    """The outermost controls inside: native ones, links, found ones, and those a role makes
+    controls (a component's options and tabs, whose listener is often the host's)."""
     found: list[HtmlElement] = []
     stack = element[::-1]
     while stack:
@@ -79,7 +113,8 @@ def _inner_controls(element: HtmlElement) -> list[HtmlElement]:
         if not isinstance(inner.tag, str):
             continue
         if (inner.tag in NATIVE_CONTROLS or inner.get(OPERABLE_ATTRIBUTE)
-                or (inner.tag == "a" and inner.get("href") is not None)):
+                or (inner.tag == "a" and inner.get("href") is not None)
+                or role_of(inner) in ROLE_RULES):
             found.append(inner)
         else:
             stack.extend(inner[::-1])
@@ -112,7 +147,12 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     words = operable_words(element)
     if not words or element.tag in NOT_CLICKABLE_TAGS or element.tag in STAND_INS:
         return None
-    if element.tag == "label" and _names_a_control(element) and CLICK_WORDS.issuperset(words):
+    page = page_index(builder, element)
+    if CLICK_WORDS.issuperset(words) and (
+            (element.tag == "label" and _names_a_control(element)) or page.names_a_control(element)
+            or _part_of_widget(element, words)):
+        return None
+    if FRAME_WORDS.issuperset(words) and _frames_tabs(element):
         return None
     rule = next((r for word, r in FOUND_RULES if word in words), None)
     if rule is None:
@@ -122,7 +162,6 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
         return None
     if set(words) <= FOCUS_ONLY and not plain_text(element) and not element.get("aria-label"):
         return None  # an empty focus stop (a dialog's focus-trap sentinel): nothing to operate
-    page = page_index(builder, element)
     # A row holding controls is named by its title or its own words, not theirs (its ×
     # button's, which would also rename the row whenever hovering shows the button).
     name = (aria_name(element, page) or clip(heading_name(element))

@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 import lxml.etree
 from lxml.html import HtmlElement
 
-from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, input_type
+from webshellfs.compiler.actions.rules import NATIVE_CONTROLS, ROLE_RULES, input_type, role_of
 from webshellfs.compiler.builder import PageBuilder
 
 # By the attribute nodes: faster than testing every element (`//*[@id]`).
 _WITH_ID = lxml.etree.XPath("//@id/..")
+_LABELLED_BY = lxml.etree.XPath("//@aria-labelledby")
+_COMBOBOXES = lxml.etree.XPath("//*[@role='combobox']")
 
 
 @dataclass
@@ -35,6 +37,8 @@ class PageIndex:
     _labels: dict[str, HtmlElement] | None = None
     _owned: dict[str, list[HtmlElement]] | None = None
     _loose_radios: dict[str, list[HtmlElement]] | None = None
+    _naming_ids: frozenset[str] | None = None
+    _popup_owners: dict[str, HtmlElement] | None = None
 
     def by_id(self, element_id: str) -> HtmlElement | None:
         if self._ids is None:
@@ -51,6 +55,28 @@ class PageIndex:
                 if target:
                     self._labels.setdefault(target.strip(), label)
         return self._labels.get(element_id.strip()) if element_id else None
+
+    def names_a_control(self, element: HtmlElement) -> bool:
+        """Whether the element's id is in a control's aria-labelledby: it is that control's
+        name (a web component's label, tied by id rather than by `for`)."""
+        element_id = (element.get("id") or "").strip()
+        if not element_id:
+            return False
+        if self._naming_ids is None:
+            self._naming_ids = frozenset(
+                named for value in _LABELLED_BY(self.root) if _is_control(value.getparent())
+                for named in str(value).split())
+        return element_id in self._naming_ids
+
+    def popup_owner(self, element: HtmlElement) -> HtmlElement | None:
+        """The combobox whose aria-controls or aria-owns names the element (its popup)."""
+        if self._popup_owners is None:
+            self._popup_owners = {}
+            for combobox in _COMBOBOXES(self.root):
+                named = combobox.get("aria-controls") or combobox.get("aria-owns") or ""
+                for popup_id in named.split():
+                    self._popup_owners.setdefault(popup_id, combobox)
+        return self._popup_owners.get((element.get("id") or "").strip())
 
     def form_of(self, control: HtmlElement) -> HtmlElement | None:
         """The form owning a control: its form= attribute, else its nearest <form> ancestor."""
@@ -82,6 +108,15 @@ class PageIndex:
                 ):
                     self._loose_radios.setdefault(radio.get("name"), []).append(radio)
         return self._loose_radios.get(name, [])
+
+
+# Roles of a group a label names as a whole (a radio group's "Finish").
+GROUP_ROLES = frozenset({"radiogroup", "group"})
+
+
+def _is_control(element: HtmlElement) -> bool:
+    role = role_of(element)
+    return element.tag in NATIVE_CONTROLS or role in ROLE_RULES or role in GROUP_ROLES
 
 
 def page_index(builder: PageBuilder, element: HtmlElement) -> PageIndex:

@@ -36,6 +36,9 @@ from webshellfs.compiler.actions.rules import (
     role_of,
 )
 from webshellfs.compiler.builder import Emitted, PageBuilder
+
+# Elements a combobox may be that take typed text.
+TYPED_TAGS = frozenset({"input", "textarea"})
 from webshellfs.compiler.dom import first_descendant, plain_text, squash
 from webshellfs.contract.records import Choice, Field
 
@@ -102,6 +105,8 @@ def widget_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     rule = ROLE_RULES.get(role_of(element))
     if rule is None and (element.get("onclick") is None or element.tag in NOT_CLICKABLE_TAGS):
         return None
+    if role_of(element) == "listbox" and _select_popup(element, page):
+        return Emitted()  # its options are its combobox's choices: not a second control
     if holds_control(element):
         return None  # a wrapper (menu item, tab, card): the link or control inside is the action
     return register_widget(element, builder, page, rule or CLICK_RULE)
@@ -143,7 +148,8 @@ def register_widget(
         value = element.get("aria-valuenow") or plain_text(element)
         fields = (
             Field(
-                "value", rule.control, "", is_required(element), value=clip(value, MAX_VALUE_CHARS)
+                "value", rule.control, "", is_required(element), value=clip(value, MAX_VALUE_CHARS),
+                choices=popup_options(element, page) if role == "combobox" else (),
             ),
         )
     elif rule is EDITOR_RULE:
@@ -171,6 +177,30 @@ def editor_label(element: HtmlElement, page: PageIndex) -> str:
         element.get("placeholder") or element.get("data-placeholder") or element.get("title") or ""
     )
     return clip(aria_name(element, page) or squash(hint))
+
+
+def _select_popup(listbox: HtmlElement, page: PageIndex) -> bool:
+    owner = page.popup_owner(listbox)
+    return owner is not None and _select_only(owner)
+
+
+def _select_only(combobox: HtmlElement) -> bool:
+    typed = combobox.tag in TYPED_TAGS and combobox.get("readonly") is None
+    return not typed and combobox.get("contenteditable") is None
+
+
+def popup_options(combobox: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
+    """The options a select-only combobox (one that takes no typing: a web component's
+    select, drawn by a read-only field or a box) pops up, when the page already holds them in the list it names (aria-controls,
+    aria-owns): its choices before it is opened. A combobox one types into offers
+    suggestions, not choices, and takes any text."""
+    if not _select_only(combobox):
+        return ()
+    for popup_id in (combobox.get("aria-controls") or combobox.get("aria-owns") or "").split():
+        popup = page.by_id(popup_id)
+        if popup is not None and role_of(popup) == "listbox":
+            return aria_options(popup, page)
+    return ()
 
 
 def aria_options(listbox: HtmlElement, page: PageIndex) -> tuple[Choice, ...]:
