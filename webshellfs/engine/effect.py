@@ -5,6 +5,9 @@ Between two states of a page: the lines added to and removed from the text a per
 (grep's own form, the line number in the state that holds it), then the controls that came
 or went. Messages (an error, a saved notice, a toast) come first: they say what the action did.
 The answer shows the first lines; the state's `_state.md` keeps them all.
+
+And what an answer shows of a page it stored (`page_outline`): a short page whole, else its
+outline with the lines at its top that read as a message; its few actions with their inputs.
 """
 
 from __future__ import annotations
