@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -36,6 +36,21 @@ def page_html(title: str, body: str) -> bytes:
         f"<title>{html.escape(title)}</title></head><body><main><h1>{html.escape(title)}</h1>"
         f"{body}</main></body></html>"
     ).encode()
+
+
+def send_body(
+    handler: BaseHTTPRequestHandler, status: HTTPStatus, content_type: str, body: bytes
+) -> None:
+    """A whole response from a test server; a client that gave up first (a test of deadlines,
+    a killed daemon) is no error of the server's."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    try:
+        handler.wfile.write(body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -56,14 +71,7 @@ class _Handler(SimpleHTTPRequestHandler):
             route(parse_qs(parts.query))
 
     def _send_html(self, status: HTTPStatus, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up first (a test of deadlines, or a killed daemon)
+        send_body(self, status, "text/html; charset=utf-8", body)
 
     def _slow(self, query: Query) -> None:
         delay = float(query.get("delay", ["1"])[0])

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from tests.browser.hostile_pages import HOSTILE_PAGES
-from tests.site import page_html
+from tests.site import page_html, send_body
 
 LIVE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "site" / "live"
 TOTAL_ITEMS = 40
@@ -77,15 +77,7 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def _send(self, status: HTTPStatus, content_type: str, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+    _send = send_body
 
     def _search(self, query: dict[str, list[str]]) -> None:
         words = query.get("q", [""])[0].strip()

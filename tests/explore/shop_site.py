@@ -21,6 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from tests.site import send_body
+
 SHOP_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "explore" / "shop"
 PRODUCTS = {n: (name, 40 + 5 * n) for n, name in enumerate(
     ["Trail shoe", "Rain jacket", "Wool socks", "Hiking pole", "Day pack", "Sun hat",
@@ -101,15 +103,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         return
 
-    def _send(self, status: HTTPStatus, content_type: str, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+    _send = send_body
 
     def do_GET(self) -> None:
         self.requests.append(("GET", self.path))
