@@ -196,6 +196,7 @@ def test_a_version_1_cache_is_upgraded_in_place(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("DROP TABLE page_urls")
         db.execute("DROP TABLE running")
+        db.execute("DROP TABLE site_steps")
         db.execute("DROP TABLE site_files")
         db.execute("DROP TABLE sites")
         db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
@@ -215,11 +216,27 @@ def test_a_site_map_is_replaced_whole_and_kept_across_opens(tmp_path: Path) -> N
         store.save_site("shop.example", '{"n": 2}', {"map.md": b"two"})
     with Store(path) as store:
         assert [site for site, _ in store.sites()] == ["shop.example"]
-        assert store.site_state("shop.example") == '{"n": 2}'
+        assert store.site_state("shop.example") == ('{"n": 2}', [])
         assert store.site_files("shop.example") == [("map.md", 3)]
         assert store.site_file("shop.example", "map.md") == b"two"
         assert store.site_file("shop.example", "pages.tsv") is None
         assert store.site_state("other.example") is None
+
+
+def test_a_site_steps_follow_its_snapshot_until_the_next(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite"
+    with Store(path) as store:
+        store.save_site("shop.example", '{"n": 1}', {"map.md": b"one"})
+        store.add_site_step("shop.example", '{"a": 1}')
+        store.add_site_step("shop.example", '{"a": 2}', {"map.md": b"two", "pages.tsv": b"p"})
+    with Store(path) as store:
+        assert store.site_state("shop.example") == ('{"n": 1}', ['{"a": 1}', '{"a": 2}'])
+        assert store.site_files("shop.example") == [("map.md", 3), ("pages.tsv", 1)]
+        store.save_site("shop.example", '{"n": 2}', {"map.md": b"three"})
+        assert store.site_state("shop.example") == ('{"n": 2}', [])
+        store.add_site_step("shop.example", '{"a": 3}')
+        assert store.site_state("shop.example") == ('{"n": 2}', ['{"a": 3}'])
+        assert store.site_file("shop.example", "map.md") == b"three"
 
 
 def test_a_second_open_of_the_same_cache_is_refused(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # The other URLs a page answers for (the URL asked for, when a redirect ended elsewhere), so a
 # later retrieve of the same search result finds the page instead of fetching it again.
@@ -73,8 +73,9 @@ CREATE TABLE running (
     created_ns INTEGER NOT NULL
 );
 """
-# What `explore` learned of a site (webshellfs/explore): its state as JSON, for --resume, and the
-# map's files as `_sites/<site>/` shows them, both replaced whole in one transaction.
+# What `explore` learned of a site (webshellfs/explore): its state as JSON, for --resume (a
+# snapshot; the steps after it are in site_steps), and the map's files as `_sites/<site>/` shows
+# them, replaced whole.
 _SITES = """
 CREATE TABLE sites (site TEXT PRIMARY KEY, state TEXT NOT NULL, updated_ns INTEGER NOT NULL);
 CREATE TABLE site_files (
@@ -84,8 +85,18 @@ CREATE TABLE site_files (
     PRIMARY KEY (site, name)
 );
 """
+# An exploration's steps since its last snapshot (`sites.state`), in order: each is what one
+# page or control added, so a checkpoint costs the same however big the site has grown.
+_SITE_STEPS = """
+CREATE TABLE site_steps (
+    site TEXT NOT NULL REFERENCES sites(site),
+    number INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    PRIMARY KEY (site, number)
+) WITHOUT ROWID;
+"""
 # version → the script that brings a cache of that version to the next one.
-_MIGRATIONS = {1: _PAGE_URLS, 2: _RUNNING, 3: _SITES}
+_MIGRATIONS = {1: _PAGE_URLS, 2: _RUNNING, 3: _SITES, 4: _SITE_STEPS}
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -127,7 +138,7 @@ CREATE TABLE searches (
     text TEXT NOT NULL,
     created_ns INTEGER NOT NULL
 );
-""" + _PAGE_URLS + _RUNNING + _SITES
+""" + _PAGE_URLS + _RUNNING + _SITES + _SITE_STEPS
 
 STORED = "stored"  # the status of a page in no browser tab
 SQLITE_FULL = 13  # primary result code: "database or disk is full"
@@ -534,23 +545,40 @@ class Store:
         return search_id
 
     def save_site(self, site: str, state: str, files: Mapping[str, bytes]) -> None:
-        """Keep what an exploration of site knows so far: its state (JSON) and its map's
-        files, replacing the ones before in one transaction (a killed daemon leaves the last
-        whole checkpoint)."""
+        """Keep what an exploration of site knows so far: its whole state (JSON, a snapshot:
+        the steps before it are dropped) and its map's files, replacing the ones before in one
+        transaction (a killed daemon leaves the last whole checkpoint)."""
+        self._write_site(site, files, [
+            ("INSERT INTO sites(site, state, updated_ns) VALUES (?, ?, ?) ON CONFLICT(site) "
+             "DO UPDATE SET state = excluded.state, updated_ns = excluded.updated_ns",
+             (site, state, time.time_ns())),
+            ("DELETE FROM site_steps WHERE site = ?", (site,)),
+        ])
+
+    def add_site_step(self, site: str, step: str,
+                      files: Mapping[str, bytes] | None = None) -> None:
+        """Add one step to an exploration saved before (what it learned since its last step),
+        with its map's files when given, in one transaction."""
+        self._write_site(site, files, [
+            ("INSERT INTO site_steps(site, number, step) SELECT ?, coalesce(max(number), 0) + 1, "
+             "? FROM site_steps WHERE site = ?", (site, step, site)),
+            ("UPDATE sites SET updated_ns = ? WHERE site = ?", (time.time_ns(), site)),
+        ])
+
+    def _write_site(self, site: str, files: Mapping[str, bytes] | None,
+                    statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._write_lock:
             db = self._writer
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute(
-                    "INSERT INTO sites(site, state, updated_ns) VALUES (?, ?, ?) ON CONFLICT(site) "
-                    "DO UPDATE SET state = excluded.state, updated_ns = excluded.updated_ns",
-                    (site, state, time.time_ns()),
-                )
-                db.execute("DELETE FROM site_files WHERE site = ?", (site,))
-                db.executemany(
-                    "INSERT INTO site_files(site, name, data) VALUES (?, ?, ?)",
-                    [(site, name, bytes(data)) for name, data in files.items()],
-                )
+                for sql, args in statements:
+                    db.execute(sql, args)
+                if files is not None:
+                    db.execute("DELETE FROM site_files WHERE site = ?", (site,))
+                    db.executemany(
+                        "INSERT INTO site_files(site, name, data) VALUES (?, ?, ?)",
+                        [(site, name, bytes(data)) for name, data in files.items()],
+                    )
                 db.execute("COMMIT")
             except BaseException as error:
                 if db.in_transaction:
@@ -558,7 +586,8 @@ class Store:
                 if isinstance(error, sqlite3.Error):
                     raise _write_error(self.path, f"the map of {site}", error) from error
                 raise
-            self.generation += 1
+            if files is not None:
+                self.generation += 1
 
     # --- read side (any thread; point queries) -------------------------------------------------
 
@@ -673,9 +702,18 @@ class Store:
         rows = self._query("SELECT site, updated_ns FROM sites ORDER BY updated_ns DESC")
         return [(row[0], row[1]) for row in rows]
 
-    def site_state(self, site: str) -> str | None:
-        rows = self._query("SELECT state FROM sites WHERE site = ?", (site,))
-        return rows[0][0] if rows else None
+    def site_state(self, site: str) -> tuple[str, list[str]] | None:
+        """An exploration's last snapshot and the steps after it, read in one transaction."""
+        reader = self._reader()
+        reader.execute("BEGIN")
+        try:
+            rows = reader.execute("SELECT state FROM sites WHERE site = ?", (site,)).fetchall()
+            steps = reader.execute(
+                "SELECT step FROM site_steps WHERE site = ? ORDER BY number", (site,)
+            ).fetchall()
+        finally:
+            reader.execute("COMMIT")
+        return (rows[0][0], [row[0] for row in steps]) if rows else None
 
     def site_files(self, site: str) -> list[tuple[str, int]]:
         """The names and sizes of a site's map files."""

@@ -23,10 +23,10 @@ def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite
         assert progress is not None
         assert progress.lines[0] == f"N0001 T01 depth 0 {shop.url('/index.html')}"
         assert 'N0001 tried A0001 button "More": opens menu: Careers, Press' in progress.lines
-        assert re.fullmatch(r"explored 127\.0\.0\.1:\d+ from .*/index\.html: 11 pages stored "
+        assert re.fullmatch(r"explored 127\.0\.0\.1:\d+ from .*/index\.html: 19 pages stored "
                             r"and 5 controls tried in [\d.]+ s", lines[0]), lines
         assert lines[1:] == [
-            "site so far: 11 pages stored, 8 listed by their address, 5 templates, 5 behaviours, "
+            "site so far: 19 pages stored, 0 listed by their address, 5 templates, 5 behaviours, "
             "3 forms, 6 things skipped for safety",
             "finished: every address within the bounds was visited",
             f"map: {site}/map.md (pages.tsv, templates.tsv, behaviors.tsv, paths.tsv beside it)",
@@ -35,13 +35,13 @@ def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite
         # Nothing unsafe reached the server: no form, no POST, no logout, no download, nothing
         # robots.txt disallows.
         assert shop.trapped() == []
-        templates = {row[0]: row[1:3] + [row[4]] for row in rows(engine, f"{site}/templates.tsv")}
+        templates = {row[0]: row[1:3] + [row[5]] for row in rows(engine, f"{site}/templates.tsv")}
         assert templates == {
             "T01": ["1", "0", "Trail Shop · Your account"],
             "T02": ["5", "0", "Products, page 1"],
             "T03": ["1", "0", "About us · Contact"],
-            "T04": ["2", "7", "Trail shoe · Ask a question"],
-            "T05": ["2", "1", "Choosing a trail shoe · Related"],
+            "T04": ["9", "0", "Trail shoe · Ask a question"],
+            "T05": ["3", "0", "Choosing a trail shoe · Related"],
         }
         behaviors = {row[2].partition(" ")[2]: (row[1], row[3])
                      for row in rows(engine, f"{site}/behaviors.tsv")}
@@ -85,7 +85,8 @@ def test_bounds_are_reported_and_resume_goes_on(tmp_path: Path, shop: ShopSite) 
         assert ": 3 pages stored and 0 controls tried" in lines[0]
         assert lines[2:5] == [
             "stopped: pages: 3 stored (--pages 3); 4 addresses not visited",
-            "depth: 10 addresses deeper than --depth 1 were not followed",
+            ("depth: 10 addresses deeper than --depth 1 were not followed (`explore --resume "
+             "--depth 2` follows the next level)"),
             "not finished: `explore --resume` continues where it stopped",
         ]
         site = site_dir(shop)
@@ -99,7 +100,8 @@ def test_bounds_are_reported_and_resume_goes_on(tmp_path: Path, shop: ShopSite) 
         assert resumed[0].startswith(f"resumed 127.0.0.1:{shop.base.rpartition(':')[2]} from ")
         assert ": 3 pages stored and 0 controls tried" in resumed[0]
         assert resumed[2:4] == [
-            "depth: 10 addresses deeper than --depth 1 were not followed",
+            ("depth: 10 addresses deeper than --depth 1 were not followed (`explore --resume "
+             "--depth 2` follows the next level)"),
             "finished: every address within the bounds was visited",
         ]
         stored = [row for row in rows(engine, f"{site}/pages.tsv") if row[5] == "stored"]

@@ -78,7 +78,7 @@ def test_kill_9_mid_exploration_then_resume(new_mount: Callable[[], Mount]) -> N
         rows = [line.split("\t") for line in
                 (second.path / "_sites" / site / "pages.tsv").read_text().splitlines()[1:]]
         stored = [row[0] for row in rows if row[5] == "stored"]
-        assert len(stored) == 11 and len(set(stored)) == 11
+        assert len(stored) == 19 and len(set(stored)) == 19
         assert INTERRUPTED in (second.path / "_log" / "R0001.md").read_text()
         # At most the page being loaded at the kill was fetched twice.
         fetched = [path for method, path in slow.requests if path.endswith(".html")]

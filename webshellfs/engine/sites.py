@@ -104,9 +104,10 @@ async def run_explore(command: ctl.Explore, explorer: Explorer) -> str:
     """One `explore` command: a new exploration, a resumed one, or one done again."""
     saved: SiteState | None
     if command.url is None:
-        saved = await trio.to_thread.run_sync(explorer.latest_unfinished)
+        saved = await trio.to_thread.run_sync(explorer.latest_to_resume, command.depth)
         if saved is None:
-            raise UsageError("explore --resume: no unfinished exploration to resume; "
+            raise UsageError("explore --resume: no unfinished exploration to resume (nor one "
+                             "with links past its --depth, when a deeper one is given); "
                              "give a URL to explore")
     else:
         saved = await trio.to_thread.run_sync(explorer.saved, site_of(command.url))

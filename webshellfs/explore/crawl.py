@@ -1,5 +1,6 @@
 """The exploration itself: breadth first from a start page over one site, bounded by pages,
-depth and time, one page or one control at a time, with a checkpoint in the store after each.
+depth and time, one page or one control at a time, with a checkpoint in the store after each
+(a step of the state's journal: what it added; a whole snapshot at a run's start and end).
 
 Every page is loaded and stored by the engine as any page is (`Driver.load`), so it is
 greppable at once. Its links are recorded; those that are safe (safety.py) and on the site go
@@ -8,7 +9,11 @@ of a template the controls a person uses to move or reveal are tried, each once 
 (once for the whole site when it sits in the site's chrome: a header's menu), through the
 engine's live execute path (`Driver.try_control`), which reloads the page first and reports
 what changed. A list's further items, once two of the same address shape share a template,
-are listed rather than fetched.
+are put off until the rest of the site was walked (`state.later`): the bounds spend the walk on
+the site's other pages first, and those items not reached are listed with their template.
+A link that redirects is recorded with where it landed, and leads to the page stored there.
+Links past the depth bound are kept with their depth and path: a resume with a deeper bound
+follows them.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import trio
@@ -38,7 +43,9 @@ from webshellfs.explore.state import (
     Behavior,
     Bounds,
     Form,
+    Journal,
     PageEntry,
+    Queue,
     SiteState,
     Skip,
     Template,
@@ -58,6 +65,22 @@ REQUESTS_PER_SECOND = 4.0
 STOP_MARGIN = 15.0
 NAVIGATION_REGIONS = ("nav", "header")
 CHROME = "boilerplate"
+# The map's files are rendered again at most this often during a walk (each render reads the
+# whole state), and always at a run's start and end.
+MAP_SECONDS = 2.0
+# A snapshot replaces the journal once its steps outweigh the last snapshot (and this much).
+JOURNAL_SLACK = 64 * 1024
+
+
+@dataclass
+class _Kept:
+    """What the store holds of a site being walked: the journal's mark, how many bytes its
+    steps and last snapshot take, when its map was last rendered."""
+
+    journal: Journal
+    snapshot_bytes: int
+    steps_bytes: int = 0
+    rendered_at: float = -math.inf
 
 
 @dataclass(frozen=True)
@@ -96,38 +119,64 @@ class Explorer:
         self.report = report
         self._last_request: dict[str, float] = {}  # site → when it was last sent a request
         self._walking: set[str] = set()  # sites being explored now (one walk per site)
+        self._kept: dict[str, _Kept] = {}  # site → its checkpoints during a run
 
     # --- the state ------------------------------------------------------------------------------
 
     def saved(self, site: str) -> SiteState | None:
         """The state kept for a site (as site_of names it), or None."""
-        text = self.store.site_state(site_directory(site))
-        return None if text is None else SiteState.from_json(text)
+        kept = self.store.site_state(site_directory(site))
+        return None if kept is None else SiteState.load(*kept)
 
-    async def _save(self, state: SiteState) -> None:
+    async def _save(self, state: SiteState, whole: bool = False) -> None:
+        """A checkpoint: the step's journal record (the map's files with it when they were
+        last rendered MAP_SECONDS ago), or, when whole or the journal outgrew it, a snapshot."""
         state.updated_ns = time.time_ns()
+        directory = site_directory(state.site)
+        kept = self._kept.get(state.site)
+        now = time.monotonic()
 
-        def save() -> None:
-            # Rendered in the worker too (tens of ms for a site of hundreds of pages): the
-            # walk waits for it, so the state holds still meanwhile.
-            self.store.save_site(site_directory(state.site), state.to_json(),
-                                 render_files(state))
+        def snapshot() -> None:
+            text = state.to_json()
+            self.store.save_site(directory, text, render_files(state))
+            self._kept[state.site] = _Kept(Journal(state), len(text), rendered_at=now)
 
+        def step() -> None:
+            assert kept is not None
+            record = kept.journal.step(state)
+            files = render_files(state) if now - kept.rendered_at >= MAP_SECONDS else None
+            try:
+                self.store.add_site_step(directory, record, files)
+            except BaseException:
+                del self._kept[state.site]  # the journal's mark moved on: a snapshot next
+                raise
+            kept.steps_bytes += len(record)
+            if files is not None:
+                kept.rendered_at = now
+
+        whole = whole or kept is None or kept.steps_bytes > kept.snapshot_bytes + JOURNAL_SLACK
+        # In the worker, the walk waiting for it, so the state holds still meanwhile.
         with trio.CancelScope(shield=True):  # a checkpoint is short and whole
-            await trio.to_thread.run_sync(save)
+            await trio.to_thread.run_sync(snapshot if whole else step)
 
-    def latest_unfinished(self) -> SiteState | None:
-        for directory, _ in self.store.sites():
-            text = self.store.site_state(directory)
-            state = None if text is None else SiteState.from_json(text)
-            if state is not None and not state.finished:
+    def latest_to_resume(self, depth: int | None) -> SiteState | None:
+        """The latest walk not finished; else, given a --depth, the latest that left links
+        past its depth bound that this one reaches."""
+        states = (SiteState.load(*kept) for directory, _ in self.store.sites()
+                  if (kept := self.store.site_state(directory)) is not None)
+        deeper = None
+        for state in states:
+            if not state.finished:
                 return state
-        return None
+            if deeper is None and depth is not None and any(
+                    v.depth <= depth for v in state.too_deep):
+                deeper = state
+        return deeper
 
     @staticmethod
     def new_state(url: str, bounds: Bounds) -> SiteState:
         state = SiteState(site_of(url), url, bounds, time.time_ns())
-        state.frontier.append(Visit(url, 0, (f"open {url}",)))
+        state.queue.add(Visit(url, 0, (f"open {url}",)))
         return state
 
     # --- the run --------------------------------------------------------------------------------
@@ -151,17 +200,20 @@ class Explorer:
         stop_at = min(started + seconds, command_end)
         state.stopped = []
         state.finished = False
+        self._within_new_bounds(state)
+        self._kept.pop(state.site, None)
+        await self._save(state, whole=True)
         before_pages, before_tried = len(state.stored()), len(state.behaviors)
         try:
-            while state.frontier:
+            while (queue := self._next_queue(state)) is not None:
                 self._check_bounds(state, stop_at, command_end, seconds)
-                visit = state.frontier[0]
+                visit = queue.items[queue.head]
                 with trio.move_on_at(stop_at + STOP_MARGIN / 2) as cut:
                     await self._visit(state, visit, stop_at)
                 if cut.cancelled_caught or state.trying:  # out of time amid its controls
                     self._stopped_by_time(state, command_end, seconds)
                     raise _Stop
-                state.frontier.pop(0)
+                queue.head += 1
                 await self._save(state)
             state.finished = True
         except _Stop:
@@ -169,15 +221,35 @@ class Explorer:
         finally:
             spent = trio.current_time() - started
             state.seconds += spent
-            await self._save(state)
+            await self._save(state, whole=True)
+            self._kept.pop(state.site, None)
         return len(state.stored()) - before_pages, len(state.behaviors) - before_tried, spent
+
+    @staticmethod
+    def _next_queue(state: SiteState) -> Queue | None:
+        """The site's own queue first; a list's items put off for later once it is empty."""
+        return next((queue for queue in (state.queue, state.later) if queue), None)
+
+    @staticmethod
+    def _within_new_bounds(state: SiteState) -> None:
+        """Links kept past the depth bound that a resume's deeper bound reaches join the
+        queue, in the order they were found (which keeps the walk breadth first)."""
+        reached = [v for v in state.too_deep if v.depth <= state.bounds.depth]
+        if not reached:
+            return
+        state.too_deep = [v for v in state.too_deep if v.depth > state.bounds.depth]
+        queued = {v.url for v in state.queue.pending()}
+        for visit in reached:
+            if visit.url not in state.pages and visit.url not in queued:
+                state.queue.add(visit)
+                queued.add(visit.url)
 
     def _check_bounds(self, state: SiteState, stop_at: float, command_end: float,
                       seconds: float) -> None:
         stored = len(state.stored())
         if stored >= state.bounds.pages:
             state.stopped.append(f"pages: {stored} stored (--pages {state.bounds.pages}); "
-                                 f"{len(state.frontier)} addresses not visited")
+                                 f"{len(state.frontier())} addresses not visited")
             raise _Stop
         if trio.current_time() >= stop_at:
             self._stopped_by_time(state, command_end, seconds)
@@ -189,7 +261,7 @@ class Explorer:
             why = "the command's deadline (the mount's --deadline) was near"
         else:
             why = f"--time {seconds:g} s"
-        state.stopped.append(f"time: {why}; {len(state.frontier)} addresses not visited")
+        state.stopped.append(f"time: {why}; {len(state.frontier())} addresses not visited")
 
     async def _pace(self, site: str) -> None:
         """The per-site rate limit: loads and tries at least `interval` seconds apart."""
@@ -212,10 +284,9 @@ class Explorer:
             entry.status = "robots.txt disallows it"
             state.pages[visit.url] = entry
             return
-        like = self._listed_like(state, visit.url)
+        like = "" if visit.like else self._listed_like(state, visit.url)
         if like:
-            entry.status, entry.template = "listed", like
-            state.pages[visit.url] = entry
+            state.later.add(replace(visit, like=like))
             return
         await self._pace(state.site)
         state.requests += 1
@@ -228,13 +299,22 @@ class Explorer:
             return
         page = loaded.compiled
         entry.page, entry.title = loaded.page, clean_field(page.title)[:200]
-        state.pages[visit.url] = entry
         if not same_site(loaded.url, state.site):
             entry.status = f"led off the site, to {loaded.url}"
+            state.pages[visit.url] = entry
             return
-        entry.status = "stored"
+        landed = loaded.url.partition("#")[0]
+        first = state.pages.get(landed) if landed != visit.url else None
+        if first is not None and first.page:  # another link redirected here before
+            state.pages[visit.url] = replace(first, url=visit.url, depth=visit.depth,
+                                             status=f"redirects → {landed}", path=visit.path)
+            return
         template = self._template_of(state, page, loaded.url)
-        entry.template = template.id
+        entry = replace(entry, status="stored", template=template.id)
+        if landed != visit.url and first is None:  # entries are never replaced (the journal)
+            state.pages[landed] = replace(entry, url=landed)
+            entry = replace(entry, status=f"redirects → {landed}")
+        state.pages[visit.url] = entry
         self.report(f"{loaded.page} {template.id} depth {visit.depth} {loaded.url}")
         if visit.depth == 0:
             state.navigation = [
@@ -267,7 +347,7 @@ class Explorer:
     @staticmethod
     def _listed_like(state: SiteState, url: str) -> str:
         """The template of a list's items when two stored pages of url's address shape share
-        it, so url is listed rather than fetched; "" otherwise."""
+        it, so url is put off until the rest of the site was walked; "" otherwise."""
         shape = address_shape(url)
         alike = {p.template for p in state.stored() if address_shape(p.url) == shape}
         count = sum(1 for p in state.stored() if address_shape(p.url) == shape)
@@ -299,9 +379,9 @@ class Explorer:
             known.add(action.context)
 
     def _follow_links(self, state: SiteState, loaded: Loaded, visit: Visit) -> None:
-        queued = {v.url for v in state.frontier}
+        queued = {v.url for v in (*state.queue.items, *state.later.items)}
         skipped = {s.what for s in state.skipped}
-        too_deep = set(state.too_deep)
+        too_deep = {v.url for v in state.too_deep}
         for link in loaded.compiled.links:
             url = link.url.partition("#")[0]
             if not url or url in state.pages or url in queued:
@@ -313,13 +393,14 @@ class Explorer:
                     state.skipped.append(Skip(loaded.page, what, refusal))
                     skipped.add(what)
                 continue
-            if visit.depth + 1 > state.bounds.depth:
+            step = f'"{clean_field(link.text)[:60]}" [{link.id} on {loaded.page}]'
+            found = Visit(url, visit.depth + 1, (*visit.path, step))
+            if found.depth > state.bounds.depth:
                 if url not in too_deep:
-                    state.too_deep.append(url)
+                    state.too_deep.append(found)
                     too_deep.add(url)
                 continue
-            step = f'"{clean_field(link.text)[:60]}" [{link.id} on {loaded.page}]'
-            state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
+            state.queue.add(found)
             queued.add(url)
 
     # --- controls -------------------------------------------------------------------------------
@@ -372,13 +453,14 @@ class Explorer:
     @staticmethod
     def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:
         url = url.partition("#")[0]
-        if url in state.pages or any(v.url == url for v in state.frontier):
+        known = (*state.queue.items, *state.later.items, *state.too_deep)
+        if url in state.pages or any(v.url == url for v in known):
             return
-        if visit.depth + 1 > state.bounds.depth:
-            if url not in state.too_deep:
-                state.too_deep.append(url)
-            return
-        state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
+        found = Visit(url, visit.depth + 1, (*visit.path, step))
+        if found.depth > state.bounds.depth:
+            state.too_deep.append(found)
+        else:
+            state.queue.add(found)
 
 
 def _section_of(page: CompiledPage, index: int) -> Section | None:
@@ -388,7 +470,7 @@ def _section_of(page: CompiledPage, index: int) -> Section | None:
 def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: bool) -> str:
     """The command's answer: what this run did, the bounds hit, where the map is."""
     site_map = map_address(state.site)
-    listed = sum(1 for p in state.pages.values() if p.status == "listed")
+    listed = len(state.later)
     lines = [
         f"{'resumed' if resumed else 'explored'} {state.site} from {state.start}: "
         f"{stored} pages stored and {tried} controls tried in {spent:.1f} s",
@@ -399,7 +481,8 @@ def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: boo
     lines += [f"stopped: {why}" for why in state.stopped]
     if state.too_deep:
         lines.append(f"depth: {len(state.too_deep)} addresses deeper than --depth "
-                     f"{state.bounds.depth} were not followed")
+                     f"{state.bounds.depth} were not followed (`explore --resume --depth "
+                     f"{state.bounds.depth + 1}` follows the next level)")
     if state.finished:
         lines.append("finished: every address within the bounds was visited")
     else:

@@ -43,10 +43,10 @@ class Explored:
 def explored(store: Store, url: str, page: CompiledPage) -> Explored | None:
     """What is known of url's site, None if it was never explored."""
     site = site_of(url)
-    text = store.site_state(site_directory(site))
-    if text is None:
+    kept = store.site_state(site_directory(site))
+    if kept is None:
         return None
-    state = SiteState.from_json(text)
+    state = SiteState.load(*kept)
     shape = signature(page)
     template = next((t for t in state.templates if t.signature == shape), None)
     return Explored(f"{map_address(site)}/map.md", written_at(state.updated_ns or state.started_ns),

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from webshellfs.contract.layout import clean_field
-from webshellfs.explore.state import SiteState
+from webshellfs.explore.state import PageEntry, SiteState, Visit
+from webshellfs.explore.templates import address_pattern
 
 __all__ = ["SITES_TOP", "map_address", "render_files", "site_directory"]
 
@@ -80,16 +81,18 @@ def _navigation(state: SiteState) -> list[str]:
     return lines
 
 
+def _directory(item: PageEntry | Visit) -> str:
+    parts = _path_of(item.url).lstrip("/").split("/")
+    return f"/{parts[0]}/" if len(parts) > 1 else "/ (top level)"
+
+
 def _sections(state: SiteState) -> list[str]:
-    """Pages grouped by the first part of their path."""
+    """Pages stored or listed, grouped by the first part of their path."""
     groups: dict[str, list[str]] = {}
-    for entry in state.pages.values():
-        if entry.status not in ("stored", "listed"):
-            continue
-        parts = _path_of(entry.url).lstrip("/").split("/")
-        name = f"/{parts[0]}/" if len(parts) > 1 else "/ (top level)"
-        label = f"{entry.page} {_cut(entry.title)}" if entry.page else _path_of(entry.url)
-        groups.setdefault(name, []).append(label)
+    for item in (*state.stored(), *state.later.pending()):
+        label = (f"{item.page} {_cut(item.title)}" if isinstance(item, PageEntry)
+                 else _path_of(item.url))
+        groups.setdefault(_directory(item), []).append(label)
     lines = ["## Sections (pages by the first part of their path)"]
     for name, labels in list(groups.items())[:SECTIONS_SHOWN]:
         more = f" … {len(labels) - SECTION_TITLES} more" if len(labels) > SECTION_TITLES else ""
@@ -98,13 +101,25 @@ def _sections(state: SiteState) -> list[str]:
     return lines
 
 
-def _templates(state: SiteState, counts: Counter[str], listed: Counter[str]) -> list[str]:
+def _addresses(state: SiteState) -> dict[str, str]:
+    """Each template's address pattern (`/product/{n}.html`) over its pages stored and listed."""
+    urls: dict[str, list[str]] = {}
+    for entry in state.stored():
+        urls.setdefault(entry.template, []).append(entry.url)
+    for visit in state.later.pending():
+        urls.setdefault(visit.like, []).append(visit.url)
+    return {template: address_pattern(found) for template, found in urls.items()}
+
+
+def _templates(state: SiteState, counts: Counter[str], listed: Counter[str],
+               addresses: dict[str, str]) -> list[str]:
     lines = ["## Templates (pages with one structure; their controls were tried on the first two)"]
     for template in state.templates[:TEMPLATES_SHOWN]:
         more = listed[template.id]
         extra = f", {more} more listed by their address" if more else ""
-        lines.append(f"- {template.id}: {counts[template.id]} stored{extra}; e.g. "
-                     f"{_path_of(template.example)}: {_cut(template.outline) or '(no headings)'}")
+        lines.append(f"- {template.id} {addresses.get(template.id, '')}: {counts[template.id]} "
+                     f"stored{extra}; e.g. {_path_of(template.example)}: "
+                     f"{_cut(template.outline) or '(no headings)'}")
     lines += _more(len(state.templates), TEMPLATES_SHOWN, "templates.tsv")
     return lines
 
@@ -143,7 +158,7 @@ def _skips(state: SiteState) -> list[str]:
 def render_map(state: SiteState) -> str:
     stored = state.stored()
     counts = Counter(p.template for p in stored)
-    listed = Counter(p.template for p in state.pages.values() if p.status == "listed")
+    listed = Counter(v.like for v in state.later.pending())
     status = "finished" if state.finished else "not finished (`explore --resume` continues)"
     head = [
         f"# Site map: {state.site}",
@@ -160,21 +175,34 @@ def render_map(state: SiteState) -> str:
         "behaviors.tsv (what each control did, what was skipped), paths.tsv (the clicks to "
         "each page)",
     ]
-    parts = [head, _navigation(state), _sections(state), _templates(state, counts, listed),
-             _forms(state), _behaviors(state), _skips(state)]
+    parts = [head, _navigation(state), _sections(state),
+             _templates(state, counts, listed, _addresses(state)), _forms(state),
+             _behaviors(state), _skips(state)]
     return "\n\n".join("\n".join(part) for part in parts) + "\n"
+
+
+def _not_visited(state: SiteState) -> list[tuple[Visit, str]]:
+    """The addresses known and not visited, with why: a list's items not reached (`listed`),
+    the queue when a bound stopped the walk, the links past the depth bound."""
+    return ([(v, "listed") for v in state.later.pending()]
+            + [(v, "not visited yet") for v in state.queue.pending()]
+            + [(v, f"past --depth {state.bounds.depth}") for v in state.too_deep])
 
 
 def render_files(state: SiteState) -> dict[str, bytes]:
     """Every file of `_sites/<site>/`, by name."""
     counts = Counter(p.template for p in state.stored())
-    listed = Counter(p.template for p in state.pages.values() if p.status == "listed")
+    listed = Counter(v.like for v in state.later.pending())
+    addresses = _addresses(state)
+    waiting = _not_visited(state)
     pages = _tsv(("url", "title", "template", "depth", "page", "status"),
-                 ((p.url, p.title, p.template, p.depth, p.page, p.status)
-                  for p in state.pages.values()))
-    templates = _tsv(("template", "pages", "listed", "example", "outline", "structure"),
-                     ((t.id, counts[t.id], listed[t.id], t.example, t.outline, t.signature)
-                      for t in state.templates))
+                 [(p.url, p.title, p.template, p.depth, p.page, p.status)
+                  for p in state.pages.values()]
+                 + [(v.url, "", v.like, v.depth, "", why) for v, why in waiting])
+    templates = _tsv(("template", "pages", "listed", "addresses", "example", "outline",
+                      "structure"),
+                     ((t.id, counts[t.id], listed[t.id], addresses.get(t.id, ""), t.example,
+                       t.outline, t.signature) for t in state.templates))
     behaviors = _tsv(("page", "template", "control", "effect"),
                      [(b.page, b.where if b.where != "content" else b.template, b.control,
                        b.effect) for b in state.behaviors]
@@ -183,7 +211,8 @@ def render_files(state: SiteState) -> dict[str, bytes]:
                      + [(s.page, "skipped", s.what, f"never used: {s.why}")
                         for s in state.skipped])
     paths = _tsv(("url", "page", "steps"),
-                 ((p.url, p.page, " > ".join(p.path)) for p in state.pages.values()
-                  if p.status in ("stored", "listed")))
+                 [(p.url, p.page, " > ".join(p.path)) for p in state.pages.values()
+                  if p.status == "stored" or p.status.startswith("redirects")]
+                 + [(v.url, "", " > ".join(v.path)) for v, why in waiting if why == "listed"])
     return {MAP_FILE: render_map(state).encode("utf-8"), "pages.tsv": pages,
             "templates.tsv": templates, "behaviors.tsv": behaviors, "paths.tsv": paths}

@@ -1,5 +1,11 @@
-"""What an exploration knows, kept whole in the store after every page and every control tried,
-so a killed daemon's exploration resumes from its last step (`explore --resume`).
+"""What an exploration knows, kept in the store after every page and every control tried, so a
+killed daemon's exploration resumes from its last whole step (`explore --resume`).
+
+The state is kept as a snapshot (the whole state, as JSON) and a journal of steps after it:
+within a run everything the walk learns is added at the end of a list (pages, behaviours,
+queued addresses …) or is a small field rewritten whole (the queue's head, the templates), so
+a step is written as what was added since the last one (`Journal`), and its cost stays the
+same however big the site grows. `SiteState.load` replays the steps over the snapshot.
 
 Plain dataclasses turned to and from JSON; nothing here does I/O.
 """
@@ -7,12 +13,15 @@ Plain dataclasses turned to and from JSON; nothing here does I/O.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, is_dataclass
+from itertools import islice
 from typing import Any
 
-__all__ = ["Behavior", "Bounds", "Form", "PageEntry", "SiteState", "Skip", "Template", "Visit"]
+__all__ = ["Behavior", "Bounds", "Form", "Journal", "PageEntry", "Queue", "SiteState", "Skip",
+           "Template", "Visit"]
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -24,17 +33,38 @@ class Bounds:
 
 @dataclass(frozen=True)
 class Visit:
-    """A URL waiting in the frontier: how deep, and the clicks that reach it from the start."""
+    """A URL waiting in a queue: how deep, the clicks that reach it from the start, and, for a
+    list's item put off until the rest of the site was walked, the template it will have."""
 
     url: str
     depth: int
     path: tuple[str, ...] = ()
+    like: str = ""
+
+
+@dataclass
+class Queue:
+    """Addresses to visit in order: every one ever added stays in `items`, those before `head`
+    were visited, so the queue only grows at its end (what the journal needs)."""
+
+    items: list[Visit] = field(default_factory=list)
+    head: int = 0
+
+    def pending(self) -> list[Visit]:
+        return self.items[self.head:]
+
+    def __len__(self) -> int:
+        return len(self.items) - self.head
+
+    def add(self, visit: Visit) -> None:
+        self.items.append(visit)
 
 
 @dataclass
 class PageEntry:
-    """One URL of the site. status: stored (page is its address), listed (an item of a list
-    whose template is known: not fetched), or why it has no page (robots, HTTP 404 …)."""
+    """One URL of the site, final once recorded. status: stored (page is its address), or why
+    it has no page of its own: `redirects → URL` (page is the one stored there), robots.txt,
+    HTTP 404 …"""
 
     url: str
     depth: int
@@ -82,6 +112,29 @@ class Skip:
     why: str
 
 
+def _visit(data: dict[str, Any]) -> Visit:
+    return Visit(data["url"], data["depth"], tuple(data["path"]), data.get("like", ""))
+
+
+def _entry(data: dict[str, Any]) -> PageEntry:
+    return PageEntry(**{**data, "path": tuple(data["path"])})
+
+
+# The lists a run only adds to, and how an item of each is read back from JSON.
+_GROWING: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "behaviors": lambda d: Behavior(**d),
+    "forms": lambda d: Form(**d),
+    "skipped": lambda d: Skip(**d),
+    "tried": lambda d: d,
+    "too_deep": _visit,
+}
+_QUEUES = ("queue", "later")
+# Small or scalar fields, written whole in every step.
+_WHOLE = ("finished", "stopped", "trying", "requests", "seconds", "updated_ns")
+# Fields written whole in a step only when they changed (a few dozen entries at most).
+_CHANGING = ("templates", "navigation")
+
+
 @dataclass
 class SiteState:
     site: str
@@ -91,7 +144,8 @@ class SiteState:
     updated_ns: int = 0
     finished: bool = False
     stopped: list[str] = field(default_factory=list)  # the bounds hit, as sentences
-    frontier: list[Visit] = field(default_factory=list)
+    queue: Queue = field(default_factory=Queue)  # breadth first
+    later: Queue = field(default_factory=Queue)  # a list's items, after the rest of the site
     pages: dict[str, PageEntry] = field(default_factory=dict)  # url → entry, in visit order
     templates: list[Template] = field(default_factory=list)
     behaviors: list[Behavior] = field(default_factory=list)
@@ -102,7 +156,7 @@ class SiteState:
     trying: str = ""  # the page whose controls are being tried (a resume tries the rest)
     requests: int = 0
     seconds: float = 0.0  # spent in all runs so far
-    too_deep: list[str] = field(default_factory=list)  # addresses past the depth bound
+    too_deep: list[Visit] = field(default_factory=list)  # links past the depth bound
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -112,20 +166,103 @@ class SiteState:
     @classmethod
     def from_json(cls, text: str) -> SiteState:
         data: dict[str, Any] = json.loads(text)
-        data.pop("version", None)
+        if data.pop("version", 1) == 1:
+            data = _from_version_1(data)
         data["bounds"] = Bounds(**data["bounds"])
-        data["frontier"] = [Visit(v["url"], v["depth"], tuple(v["path"])) for v in data["frontier"]]
-        data["pages"] = {url: PageEntry(**{**p, "path": tuple(p["path"])})
-                         for url, p in data["pages"].items()}
+        for name in _QUEUES:
+            data[name] = Queue([_visit(v) for v in data[name]["items"]], data[name]["head"])
+        data["pages"] = {url: _entry(p) for url, p in data["pages"].items()}
         data["templates"] = [Template(**t) for t in data["templates"]]
-        data["behaviors"] = [Behavior(**b) for b in data["behaviors"]]
-        data["forms"] = [Form(**f) for f in data["forms"]]
-        data["skipped"] = [Skip(**s) for s in data["skipped"]]
         data["navigation"] = [tuple(n) for n in data["navigation"]]
+        for name, item in _GROWING.items():
+            data[name] = [item(d) for d in data[name]]
         return cls(**data)
+
+    @classmethod
+    def load(cls, snapshot: str, steps: Iterable[str]) -> SiteState:
+        """The state a snapshot and the steps written after it make."""
+        state = cls.from_json(snapshot)
+        for step in steps:
+            state._apply(json.loads(step))
+        return state
+
+    def _apply(self, step: dict[str, Any]) -> None:
+        for name in _WHOLE:
+            setattr(self, name, step[name])
+        for name, item in _GROWING.items():
+            getattr(self, name).extend(item(d) for d in step.get(name, ()))
+        for name in _QUEUES:
+            queue: Queue = getattr(self, name)
+            queue.items.extend(_visit(v) for v in step.get(name, ()))
+            queue.head = step[f"{name}_head"]
+        self.pages.update((p["url"], _entry(p)) for p in step.get("pages", ()))
+        if "templates" in step:
+            self.templates = [Template(**t) for t in step["templates"]]
+        if "navigation" in step:
+            self.navigation = [tuple(n) for n in step["navigation"]]
+
+    def frontier(self) -> list[Visit]:
+        """The addresses not visited yet, in the order they will be."""
+        return self.queue.pending() + self.later.pending()
 
     def stored(self) -> list[PageEntry]:
         return [p for p in self.pages.values() if p.status == "stored"]
 
     def template(self, template_id: str) -> Template | None:
         return next((t for t in self.templates if t.id == template_id), None)
+
+
+def _dump(items: Iterable[Any]) -> list[Any]:
+    return [asdict(item) if is_dataclass(item) else item for item in items]
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A state kept before the journal: one frontier, listed pages as entries, the addresses
+    past the depth bound without their depth or path."""
+    listed = [p for p in data["pages"].values() if p["status"] == "listed"]
+    data["pages"] = {url: p for url, p in data["pages"].items() if p["status"] != "listed"}
+    data["queue"] = {"items": data.pop("frontier"), "head": 0}
+    data["later"] = {"items": [{"url": p["url"], "depth": p["depth"], "path": p["path"],
+                                "like": p["template"]} for p in listed], "head": 0}
+    depth = data["bounds"]["depth"] + 1
+    data["too_deep"] = [{"url": url, "depth": depth, "path": []} for url in data["too_deep"]]
+    return data
+
+
+def _text(items: Iterable[Any]) -> str:
+    return json.dumps(_dump(items), ensure_ascii=False)
+
+
+class Journal:
+    """What of a state the store holds already, so that a step writes only what was added
+    since (`step`); `SiteState.load` reads it back. Made afresh with each snapshot."""
+
+    def __init__(self, state: SiteState) -> None:
+        self._mark(state)
+
+    def _mark(self, state: SiteState, changing: dict[str, str] | None = None) -> None:
+        self.lengths = {name: len(getattr(state, name)) for name in _GROWING}
+        self.lengths.update({name: len(getattr(state, name).items) for name in _QUEUES})
+        self.lengths["pages"] = len(state.pages)
+        self.changing = changing or {name: _text(getattr(state, name)) for name in _CHANGING}
+
+    def step(self, state: SiteState) -> str:
+        """What changed since the last step or snapshot, as one JSON record."""
+        record: dict[str, Any] = {name: getattr(state, name) for name in _WHOLE}
+        for name in _GROWING:
+            added = getattr(state, name)[self.lengths[name]:]
+            if added:
+                record[name] = _dump(added)
+        for name in _QUEUES:
+            queue: Queue = getattr(state, name)
+            record[f"{name}_head"] = queue.head
+            if len(queue.items) > self.lengths[name]:
+                record[name] = _dump(queue.items[self.lengths[name]:])
+        if len(state.pages) > self.lengths["pages"]:
+            record["pages"] = _dump(islice(state.pages.values(), self.lengths["pages"], None))
+        changing = {name: _text(getattr(state, name)) for name in _CHANGING}
+        for name, text in changing.items():
+            if text != self.changing[name]:
+                record[name] = _dump(getattr(state, name))
+        self._mark(state, changing)
+        return json.dumps(record, ensure_ascii=False)

@@ -11,15 +11,18 @@ since a page's header and footer say which part of the site it belongs to.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from urllib.parse import urlsplit
 
 from webshellfs.contract.records import CompiledPage
 
-__all__ = ["address_shape", "outline", "signature"]
+__all__ = ["address_pattern", "address_shape", "outline", "signature"]
 
 # Regions every page has or that say nothing of its template.
 IGNORED_REGIONS = frozenset({"hidden"})
 _DIGITS = re.compile(r"\d+")
+MOST = 0.8  # the share of a template's addresses a numbered pattern must match
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
 
 
 def _section_shapes(page: CompiledPage) -> list[tuple[str, str]]:
@@ -65,3 +68,29 @@ def address_shape(url: str) -> str:
     parts = urlsplit(url)
     query = f"?{_DIGITS.sub('{n}', parts.query)}" if parts.query else ""
     return _DIGITS.sub("{n}", parts.path or "/") + query
+
+
+def _segment_pattern(segments: list[str]) -> str:
+    """One path segment over a template's pages: itself when they all have it, else with its
+    numbers generalised (`node{n}.html`) when that makes most of them one, else `{slug}`
+    (keeping a shared extension)."""
+    if len(set(segments)) == 1:
+        return segments[0]
+    numbered = Counter(_DIGITS.sub("{n}", segment) for segment in segments)
+    commonest, count = numbered.most_common(1)[0]
+    if "{n}" in commonest and count >= MOST * len(segments):
+        return commonest
+    extensions = {found.group() if (found := _EXTENSION.search(s)) else "" for s in segments}
+    return "{slug}" + (extensions.pop() if len(extensions) == 1 else "")
+
+
+def address_pattern(urls: list[str]) -> str:
+    """What the addresses of a template's pages have in common: `/product/{n}.html`,
+    `/library/{slug}.html`; the commonest number of path segments decides, "" for none."""
+    paths = [(urlsplit(url).path or "/").split("/") for url in urls]
+    if not paths:
+        return ""
+    lengths = [len(parts) for parts in paths]
+    common = max(set(lengths), key=lengths.count)
+    alike = [parts for parts in paths if len(parts) == common]
+    return "/".join(_segment_pattern([parts[i] for parts in alike]) for i in range(common))
