@@ -219,9 +219,12 @@ _SITES = """\
 nothing deleted, bought or logged out), and keeps its map for every later agent and mount on
 the cache: `_sites/SITE/map.md` is the first read on that site (its navigation, sections,
 templates, search box and forms, what its menus do), with `pages.tsv`, `templates.tsv`,
-`behaviors.tsv` and `paths.tsv` (how to reach each page) beside it. `explore --resume` goes on
-after an interruption; `explore --refresh URL` walks it anew. `open` of a page of an explored
-site says so.
+`behaviors.tsv` and `paths.tsv` (how to reach each page) beside it. Every page it reached is
+stored, so `grep -rl WORDS N*/content/` searches the whole site; a list's further items come
+last, and those a bound left are `listed` in pages.tsv; an address that redirects is there
+with the page it landed on. `explore --resume` goes on after an interruption or with wider
+bounds (`--pages`, `--depth`); `explore --refresh URL` walks it anew. `open` of a page of an
+explored site says so.
 
     search N0001 rain jacket        # type into the page's (or the site's) search box, submit
     choose N0001 Shop "Shoes > Gaiters"   # open a menu by its label, pick the item by its words

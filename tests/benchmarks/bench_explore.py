@@ -5,11 +5,16 @@ A script, not a test (pytest does not collect it). From the project root:
     .venv/bin/python tests/benchmarks/bench_explore.py [--browser] [--docs DIR]
 
 1. Explore speed and map size: the fixture shop (tests/explore/shop_site.py: 20 addresses, five
-   templates) and, when present, a documentation site served from DIR (default: libxslt's HTML
-   manual from Debian's libxslt1-dev, /usr/share/doc/libxslt1-dev/html): pages stored per
-   second, requests per page, the bytes of map.md and of all of `_sites/SITE/`. With --browser
-   the shop is walked in Chromium, controls tried (the docs always over plain HTTP).
-2. Navigation tasks on the shop, by two scripted agents through the engine (no FUSE), each
+   templates) and, when present, a documentation site served from DIR (default: gnuplot's
+   manual, 652 HTML pages, from Debian's gnuplot-doc: /usr/share/doc/gnuplot/htmldocs; any
+   other folder of HTML works, without its tasks): pages stored per second, requests per page,
+   the bytes of map.md and of all of `_sites/SITE/`. With --browser the shop is walked in
+   Chromium, controls tried (the docs always over plain HTTP).
+2. Checkpoints on the documentation site: what each step's checkpoint cost as the site grew
+   (a journal step, the map's files with it at most every two seconds), against a whole
+   rewrite of the state and its files at the same size (what every step cost before).
+3. Navigation tasks on the shop and the manual, by two scripted agents through the engine (no
+   FUSE), each
    arriving at the site with only its start URL: one without a map (open the start page, read
    links.tsv, follow links whose words match, else open the pages linked in order, breadth
    first; grep each page it has), one that explored the site before (reads map.md, greps
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import statistics
 import tempfile
 import threading
 import time
@@ -36,12 +42,14 @@ from tests.explore.shop_site import ShopSite
 from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions
 from webshellfs.config import Settings
 from webshellfs.engine import Engine, Outcome
-from webshellfs.explore import map_address, site_of
+from webshellfs.explore import SiteState, map_address, site_of
+from webshellfs.explore.sitemap import render_files
 from webshellfs.fetch.http import HttpFetcher
 from webshellfs.store import Store
 
-DOCS = Path("/usr/share/doc/libxslt1-dev/html")
-MAX_COMMANDS = 40  # an agent without a map gives up past this
+DOCS = Path("/usr/share/doc/gnuplot/htmldocs")
+MAX_COMMANDS = 40  # an agent without a map gives up past this on the shop
+MAX_DOC_COMMANDS = 800  # and on the manual: more than its pages, so it never gives up
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,15 @@ TASKS = (
     Task("title", "Packing for a day out", "Packing"),
     Task("search", "jacket", "Search results"),
 )
+# On gnuplot's manual, pages two or three links from its contents page (none linked from it).
+DOC_TASKS = (
+    Task("text", "NxNxN grid of voxels", "Voxel grids"),
+    Task("text", "defaults to 1.5 which is quite suitable", "Gamma correction"),
+    Task("text", "read these same image types as binary files", "Png"),
+    Task("title", "Key placement", "Key placement"),
+    Task("title", "Wgnuplot.ini", "Wgnuplot.ini"),
+)
+CHECKPOINT_BINS = 100  # pages stored: one line of the checkpoint table per this many
 
 
 class Agent:
@@ -131,11 +148,12 @@ def _search_address(actions: str, words: str) -> str:
     return ""
 
 
-async def without_map(agent: Agent, start: str, task: Task) -> bool:
+async def without_map(agent: Agent, start: str, task: Task,
+                      limit: int = MAX_COMMANDS) -> bool:
     site = site_of(start)
     page = _opened(await agent.ctl(f"open {start}"))
     queue, seen = [page], {start}
-    while queue and agent.commands < MAX_COMMANDS:
+    while queue and agent.commands < limit:
         page = queue.pop(0)
         if task.kind == "text" and agent.grep(task.words, agent.page_files(page)):
             return task.expect.casefold() in agent.title(page).casefold()
@@ -150,7 +168,7 @@ async def without_map(agent: Agent, start: str, task: Task) -> bool:
                 found = _opened(await agent.ctl(f"open {url}"))
                 return task.expect.casefold() in agent.title(found).casefold()
         for url, _ in links:
-            if url not in seen and agent.commands < MAX_COMMANDS:
+            if url not in seen and agent.commands < limit:
                 seen.add(url)
                 opened = _opened(await agent.ctl(f"open {url}"))
                 if opened:
@@ -158,7 +176,7 @@ async def without_map(agent: Agent, start: str, task: Task) -> bool:
     return False
 
 
-async def with_map(agent: Agent, start: str, task: Task) -> bool:
+async def with_map(agent: Agent, start: str, task: Task, limit: int = 0) -> bool:
     directory = map_address(site_of(start))
     site_map = agent.cat(f"{directory}/map.md")
     if task.kind == "search":
@@ -219,6 +237,65 @@ async def _explore(engine: Engine, name: str, start: str, options: str) -> str:
             f"{sum(sizes.values())} |")
 
 
+class CheckpointClock:
+    """Times every checkpoint of an engine's explorer, and once per CHECKPOINT_BINS pages
+    stored, a whole rewrite of the state and its map's files into a scratch store (what every
+    checkpoint cost before the journal), at the same size."""
+
+    def __init__(self, engine: Engine, scratch: Path) -> None:
+        self.explorer = engine.explorer
+        self.save = engine.explorer._save
+        self.scratch = Store(scratch / "rewrite.sqlite")
+        self.steps: dict[int, list[float]] = {}
+        self.rewrites: dict[int, float] = {}
+        engine.explorer._save = self._timed  # type: ignore[method-assign]
+
+    async def _timed(self, state: SiteState, whole: bool = False) -> None:
+        began = time.perf_counter()
+        await self.save(state, whole=whole)
+        spent = time.perf_counter() - began
+        stored = len(state.stored())
+        bin_ = stored // CHECKPOINT_BINS * CHECKPOINT_BINS
+        if not whole:
+            self.steps.setdefault(bin_, []).append(spent)
+        if stored and stored % CHECKPOINT_BINS == 0 and stored not in self.rewrites:
+            self.rewrites[stored] = min(self._rewrite(state) for _ in range(3))
+
+    def _rewrite(self, state: SiteState) -> float:
+        began = time.perf_counter()
+        self.scratch.save_site("rewrite", state.to_json(), render_files(state))
+        return time.perf_counter() - began
+
+    def table(self) -> list[str]:
+        lines = ["| pages stored | checkpoints | median ms | max ms | whole rewrite ms at the "
+                 "bin's end (before) |", "|---|---|---|---|---|"]
+        for bin_, spent in sorted(self.steps.items()):
+            rewrite = self.rewrites.get(bin_ + CHECKPOINT_BINS)
+            lines.append(f"| {bin_}–{bin_ + CHECKPOINT_BINS - 1} | {len(spent)} | "
+                         f"{statistics.median(spent) * 1000:.1f} | {max(spent) * 1000:.1f} | "
+                         + (f"{rewrite * 1000:.1f} |" if rewrite is not None else "— |"))
+        every = [s for spent in self.steps.values() for s in spent]
+        lines.append(f"\nall {len(every)} checkpoints between pages: {sum(every):.2f} s")
+        self.scratch.close()
+        return lines
+
+
+async def _tasks(name: str, start: str, explored: Engine, tasks: tuple[Task, ...],
+                 limit: int) -> None:
+    for task in tasks:
+        cells = []
+        for walk in (without_map, with_map):
+            with tempfile.TemporaryDirectory() as fresh:
+                own = explored if walk is with_map else _engine(Path(fresh), None)
+                agent = Agent(own)
+                done = await walk(agent, start, task, limit)
+                cells.append(f"{agent.commands}, {agent.reads}, {agent.bytes}"
+                             + ("" if done else " (failed)"))
+                if own is not explored:
+                    await own.aclose()
+        print(f"| {name} {task.kind}: {task.words} | {cells[0]} | {cells[1]} |")
+
+
 async def main(args: argparse.Namespace) -> None:
     browser = None
     if args.browser:
@@ -228,37 +305,36 @@ async def main(args: argparse.Namespace) -> None:
     print("| site | pages stored | controls tried | seconds | pages/s | requests/page | "
           "map.md bytes | _sites/SITE bytes |")
     print("|---|---|---|---|---|---|---|---|")
+    server = None
     try:
         with tempfile.TemporaryDirectory() as scratch:
             engine = _engine(Path(scratch), browser)
             start = shop.url("/index.html")
             mode = "Chromium" if browser is not None else "plain HTTP"
             print(await _explore(engine, f"the shop ({mode})", start, "--time 300"))
+            docs = clock = None
             if args.docs.is_dir():
                 server, base = _serve_directory(args.docs)
-                plain = _engine(Path(scratch) / "docs", None)
-                print(await _explore(plain, f"{args.docs} (plain HTTP)", f"{base}/index.html",
-                                     "--pages 500 --depth 10 --time 300"))
-                await plain.aclose()
-                server.shutdown()
+                docs = _engine(Path(scratch) / "docs", None)
+                clock = CheckpointClock(docs, Path(scratch))
+                docs_start = f"{base}/index.html"
+                print(await _explore(docs, f"{args.docs} (plain HTTP)", docs_start,
+                                     "--pages 1000 --depth 10 --time 580"))
+                print()
+                print("\n".join(clock.table()))
             print("\n| task | without map: commands, reads, bytes | with the map: commands, "
                   "reads, bytes |")
             print("|---|---|---|")
-            for task in TASKS:
-                cells = []
-                for walk in (without_map, with_map):
-                    with tempfile.TemporaryDirectory() as fresh:
-                        own = engine if walk is with_map else _engine(Path(fresh), None)
-                        agent = Agent(own)
-                        done = await walk(agent, start, task)
-                        cells.append(f"{agent.commands}, {agent.reads}, {agent.bytes}"
-                                     + ("" if done else " (failed)"))
-                        if own is not engine:
-                            await own.aclose()
-                print(f"| {task.kind}: {task.words} | {cells[0]} | {cells[1]} |")
+            await _tasks("shop", start, engine, TASKS, MAX_COMMANDS)
+            if docs is not None and args.docs == DOCS:
+                await _tasks("manual", docs_start, docs, DOC_TASKS, MAX_DOC_COMMANDS)
+            if docs is not None:
+                await docs.aclose()
             await engine.aclose()
     finally:
         shop.close()
+        if server is not None:
+            server.shutdown()
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ pages another, and the home page has its own, whatever their URLs."""
 from __future__ import annotations
 
 from webshellfs.compiler import compile_page
-from webshellfs.explore.templates import address_shape, outline, signature
+from webshellfs.explore.templates import address_pattern, address_shape, outline, signature
 from tests.explore.shop_site import page_for
 
 BASE = "http://shop.example"
@@ -39,3 +39,14 @@ def test_a_run_of_sections_of_one_shape_counts_once() -> None:
 def test_the_address_shape_generalises_numbers() -> None:
     assert address_shape("http://x/product/12.html") == "/product/{n}.html"
     assert address_shape("http://x/list?page=3&sort=a") == "/list?page={n}&sort=a"
+
+
+def test_a_templates_address_pattern_generalises_numbers_then_slugs() -> None:
+    products = [f"{BASE}/product/{n}.html" for n in (1, 8, 12)]
+    assert address_pattern(products) == "/product/{n}.html"
+    nodes = [f"{BASE}/node{n}.html" for n in range(1, 10)] + [f"{BASE}/index.html"]
+    assert address_pattern(nodes) == "/node{n}.html"  # most of them: the odd one is no slug
+    guides = [f"{BASE}/guide/{slug}.html" for slug in ("intro", "install")]
+    assert address_pattern(guides) == "/guide/{slug}.html"
+    assert address_pattern([f"{BASE}/p/trail-shoe", f"{BASE}/p/rain-jacket"]) == "/p/{slug}"
+    assert address_pattern([f"{BASE}/about.html"]) == "/about.html"

@@ -10,7 +10,8 @@ the store's whole-page writes hold for it as for any command; the compiler knows
       safety.py     what is never pressed, followed or sent (tables of words and rules)
       templates.py  a compiled page's structure: pages that share it are one template
       behaviors.py  what a control did, in one phrase
-      state.py      what an exploration knows, as JSON (kept after every step: --resume)
+      state.py      what an exploration knows, as JSON: a snapshot and a journal of steps
+                    (one after every page and control: --resume)
       sitemap.py    the state as map.md and four TSV files
       crawl.py      the breadth-first walk, its bounds and rate limit
 """

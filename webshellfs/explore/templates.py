@@ -6,6 +6,9 @@ kinds of controls and tables in it (`h1[button,tab]`, `h2`); a run of sections o
 counts once (`h2+`), so a list of ten articles with a heading each and one of three share a
 template. The chrome follows as the set of its regions with their controls (`nav[button]`),
 since a page's header and footer say which part of the site it belongs to.
+
+The URL names a template only afterwards, for the map: what its pages' addresses have in
+common (`address_pattern`: `/product/{n}.html`, `/guide/{slug}.html`).
 """
 
 from __future__ import annotations
