@@ -349,9 +349,8 @@ class Explorer:
         """The template of a list's items when two stored pages of url's address shape share
         it, so url is put off until the rest of the site was walked; "" otherwise."""
         shape = address_shape(url)
-        alike = {p.template for p in state.stored() if address_shape(p.url) == shape}
-        count = sum(1 for p in state.stored() if address_shape(p.url) == shape)
-        return alike.pop() if count >= REPRESENTATIVES and len(alike) == 1 else ""
+        alike = [p.template for p in state.stored() if address_shape(p.url) == shape]
+        return alike[0] if len(alike) >= REPRESENTATIVES and len(set(alike)) == 1 else ""
 
     @staticmethod
     def _template_of(state: SiteState, page: CompiledPage, url: str) -> Template:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from webshellfs.contract.records import CompiledPage
@@ -66,6 +67,7 @@ def outline(page: CompiledPage) -> str:
     return " · ".join(names[:6]) + (" …" if len(names) > 6 else "")
 
 
+@lru_cache(maxsize=16384)  # asked of every stored page at each visit (crawl._listed_like)
 def address_shape(url: str) -> str:
     """A URL with its numbers generalised (`/product/{n}.html`): the items of one list."""
     parts = urlsplit(url)
