@@ -5,9 +5,11 @@ daemon on the same cache; the map in a directory served --no-fuse."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,10 @@ def test_kill_9_mid_exploration_then_resume(new_mount: Callable[[], Mount]) -> N
         first.kill()
         assert walk.wait(timeout=EXIT_WAIT) != 0
         assert "Transport endpoint is not connected" in sh(f"ls {first.path}").stderr
+        # What it knew is its first snapshot and the steps after it, each written whole.
+        with closing(sqlite3.connect(first.cache)) as db:
+            steps = db.execute("SELECT count(*) FROM site_steps").fetchone()[0]
+        assert steps >= 3
 
         second = new_mount().start()
         # The stale mount may still answer for the mountpoint until the new daemon's is on it.
