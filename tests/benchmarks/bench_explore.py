@@ -152,7 +152,7 @@ async def without_map(agent: Agent, start: str, task: Task,
                       limit: int = MAX_COMMANDS) -> bool:
     site = site_of(start)
     page = _opened(await agent.ctl(f"open {start}"))
-    queue, seen = [page], {start}
+    queue, seen = [page], {start.partition("#")[0]}
     while queue and agent.commands < limit:
         page = queue.pop(0)
         if task.kind == "text" and agent.grep(task.words, agent.page_files(page)):
@@ -168,9 +168,10 @@ async def without_map(agent: Agent, start: str, task: Task,
                 found = _opened(await agent.ctl(f"open {url}"))
                 return task.expect.casefold() in agent.title(found).casefold()
         for url, _ in links:
-            if url not in seen and agent.commands < limit:
-                seen.add(url)
-                opened = _opened(await agent.ctl(f"open {url}"))
+            address = url.partition("#")[0]  # a page once, whichever part a link points at
+            if address not in seen and agent.commands < limit:
+                seen.add(address)
+                opened = _opened(await agent.ctl(f"open {address}"))
                 if opened:
                     queue.append(opened)
     return False
