@@ -120,7 +120,8 @@ class Help:
 @dataclass(frozen=True)
 class Explore:
     """Walk a site from url and keep its map (webshellfs/explore). url is None only with
-    `resume` (the latest unfinished exploration); a bound left None keeps the default (or,
+    `resume` (the latest unfinished exploration, or, given a deeper depth, the latest that left
+    links past its old one); a bound left None keeps the default (or,
     resumed, the one it had)."""
 
     url: str | None
