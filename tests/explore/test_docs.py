@@ -15,6 +15,8 @@ import pytest
 from tests.explore.docs_site import DocsSite
 from tests.explore.engine_run import ask, read, rows, run
 from webshellfs.engine import Engine
+from webshellfs.explore import DEFAULT_BOUNDS, Explorer
+from webshellfs.explore.sitemap import render_map
 
 
 @pytest.fixture
@@ -111,3 +113,9 @@ def test_a_deeper_depth_on_resume_follows_the_links_past_the_old_one(
         assert len(fetched) - len(set(fetched)) == fetched.count("/guide/history.html") - 1 == 1
 
     run(tmp_path, body)
+
+
+def test_a_map_says_so_when_the_start_page_has_no_navigation() -> None:
+    state = Explorer.new_state("http://docs.example/index.html", DEFAULT_BOUNDS)
+    assert "## Top navigation (the start page's header and menus)\n- none: the start page has no " \
+        "header or nav region" in render_map(state)

@@ -77,6 +77,9 @@ def _navigation(state: SiteState) -> list[str]:
         else:
             where = " (never followed: see Skipped)" if url in never else ""
         lines.append(f"- {_cut(text) or '(no text)'} → {_path_of(url)}{where}  [{region}]")
+    if not state.navigation:
+        lines.append("- none: the start page has no header or nav region (its links lead to the "
+                     "pages of depth 1 in pages.tsv)")
     lines += _more(len(state.navigation), NAVIGATION_SHOWN, "pages.tsv")
     return lines
 
