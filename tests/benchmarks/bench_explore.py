@@ -2,7 +2,7 @@
 
 A script, not a test (pytest does not collect it). From the project root:
 
-    .venv/bin/python tests/benchmarks/bench_explore.py [--browser] [--docs DIR]
+    .venv/bin/python tests/benchmarks/bench_explore.py [--browser] [--docs DIR] [--rate R]
 
 1. Explore speed and map size: the fixture shop (tests/explore/shop_site.py: 20 addresses, five
    templates) and, when present, a documentation site served from DIR (default: gnuplot's
@@ -42,7 +42,7 @@ from tests.explore.shop_site import ShopSite
 from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions
 from webshellfs.config import Settings
 from webshellfs.engine import Engine, Outcome
-from webshellfs.explore import SiteState, map_address, site_of
+from webshellfs.explore import SiteState, crawl, map_address, site_of
 from webshellfs.explore.sitemap import render_files
 from webshellfs.fetch.http import HttpFetcher
 from webshellfs.store import Store
@@ -317,6 +317,7 @@ async def main(args: argparse.Namespace) -> None:
             if args.docs.is_dir():
                 server, base = _serve_directory(args.docs)
                 docs = _engine(Path(scratch) / "docs", None)
+                docs.explorer.interval = 1 / args.rate
                 clock = CheckpointClock(docs, Path(scratch))
                 docs_start = f"{base}/index.html"
                 print(await _explore(docs, f"{args.docs} (plain HTTP)", docs_start,
@@ -342,4 +343,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--browser", action="store_true", help="walk the shop in Chromium")
     parser.add_argument("--docs", type=Path, default=DOCS, help="a documentation site's folder")
+    parser.add_argument("--rate", type=float, default=crawl.REQUESTS_PER_SECOND,
+                        help="requests a second allowed to the documentation site (the walk's "
+                        "own cost shows when this is high)")
     trio.run(main, parser.parse_args())
