@@ -1,8 +1,8 @@
 """`explore` of a small manual over plain HTTP (tests/explore/docs_site.py): a link that
 redirects is recorded with where it landed, and two such links are one page; pages whose
 addresses differ by a slug are one template and the map names their address; a list's further
-items are put off until the rest of the site was walked, and listed when a bound stops it
-first; a resume with a deeper --depth follows the links kept past the old one."""
+items (by number or by slug) are put off until the rest of the site was walked, and listed
+when a bound stops it first; a resume with a deeper --depth follows the links kept past the old one."""
 
 from __future__ import annotations
 
@@ -72,8 +72,11 @@ def test_a_lists_items_wait_for_the_rest_of_the_site(tmp_path: Path, docs: DocsS
         assert "stopped: pages: 11 stored (--pages 11); 4 addresses not visited" in lines
         site = site_dir(docs)
         pages = by_path(engine, f"{site}/pages.tsv")
-        # The note three links deep was found after the third example, and stored before it.
+        # The note three links deep was found after the third example, and stored before it;
+        # the third guide page (its address a slug in /guide/, like two stored) waited too.
         assert pages["/chapter/section/note.html"][5] == "stored"
+        order = list(pages)
+        assert order.index("/guide/usage.html") > order.index("/chapter/section/note.html")
         example = pages["/example/1.html"][2]
         listed = {path: row[2] for path, row in pages.items() if row[5] == "listed"}
         assert listed == {f"/example/{n}.html": example for n in (3, 4, 5, 6)}

@@ -36,8 +36,13 @@ def test_a_run_of_sections_of_one_shape_counts_once() -> None:
     assert outline(three) == "News · Story 0 · Story 1 · Story 2"
 
 
-def test_the_address_shape_generalises_numbers() -> None:
-    assert address_shape("http://x/product/12.html") == "/product/{n}.html"
+def test_the_address_shape_generalises_numbers_and_slugs_in_a_folder() -> None:
+    assert address_shape("http://x/product/12.html") == "/product/{slug}.html"
+    assert address_shape("http://x/product/trail-shoe.html") == "/product/{slug}.html"
+    assert address_shape("http://x/2024/05/long-walks") == "/{n}/{n}/{slug}"
+    assert address_shape("http://x/node12.html") == "/node{n}.html"  # no folder: no slug
+    assert address_shape("http://x/about.html") == "/about.html"
+    assert address_shape("http://x/guide/") == "/guide/"
     assert address_shape("http://x/list?page=3&sort=a") == "/list?page={n}&sort=a"
 
 

@@ -8,8 +8,8 @@ into the frontier. The page gets a template (templates.py); on the first REPRESE
 of a template the controls a person uses to move or reveal are tried, each once per template
 (once for the whole site when it sits in the site's chrome: a header's menu), through the
 engine's live execute path (`Driver.try_control`), which reloads the page first and reports
-what changed. A list's further items, once two of the same address shape share a template,
-are put off until the rest of the site was walked (`state.later`): the bounds spend the walk on
+what changed. A list's further items, once two of the same address shape (templates.py:
+numbers and a slug generalised) share a template, are put off until the rest of the site was walked (`state.later`): the bounds spend the walk on
 the site's other pages first, and those items not reached are listed with their template.
 A link that redirects is recorded with where it landed, and leads to the page stored there.
 Links past the depth bound are kept with their depth and path: a resume with a deeper bound

@@ -69,10 +69,16 @@ def outline(page: CompiledPage) -> str:
 
 @lru_cache(maxsize=16384)  # asked of every stored page at each visit (crawl._listed_like)
 def address_shape(url: str) -> str:
-    """A URL with its numbers generalised (`/product/{n}.html`): the items of one list."""
+    """A URL with its numbers generalised, and the last part of a path inside a folder taken
+    for a slug (`/product/{slug}.html` for /product/12.html and /product/trail-shoe.html;
+    `/node{n}.html`): the items of one list."""
     parts = urlsplit(url)
     query = f"?{_DIGITS.sub('{n}', parts.query)}" if parts.query else ""
-    return _DIGITS.sub("{n}", parts.path or "/") + query
+    folder, _, name = (parts.path or "/").rpartition("/")
+    if folder and name:
+        found = _EXTENSION.search(name)
+        name = "{slug}" + (found.group() if found else "")
+    return _DIGITS.sub("{n}", folder) + "/" + _DIGITS.sub("{n}", name) + query
 
 
 def _segment_pattern(segments: list[str]) -> str:
