@@ -21,7 +21,7 @@ by fixed rules. Read with ls, cat, grep; act by writing one command to .ctl, the
 ## The loop
 
     echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001, its outline
-    echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # search; a page per result
+    echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # web search; a page per result
     grep -rn 'price' @/content/        # @ = the page your last command named
     cat @/_map.md                      # its table of contents, if the outline is not enough
     echo 'execute @ A0003 q=shoes' > .ctl; cat .ctl         # act; the answer shows what changed
@@ -38,21 +38,22 @@ At the root: _pages.tsv (every page), _search/Q0001.md (results), _log/R0001.md 
 
 N0001 is a page; an action makes a new state N0002; neither ever changes, and a control keeps
 its id in the states that follow. A0003 action, L0012 link, T01 table (`N0001/A0003`); a line is
-N0001/content/02-specs.md:14. `@` is the page your last command named, in commands and paths.
+N0001/content/02-specs.md:14.
 
 ## Commands used most
 
     open URL                        retrieve [-k N] WORDS
     execute PAGE ID [name=value …] [--press Enter]     (click, fill, submit; L… follows)
     fill PAGE FORM name=value …     (no submit)         lookup PAGE T01 [row=…] [col=…]
+    explore URL (a site, once: _sites/HOST/map.md)      search PAGE WORDS (its search box)
 
 An ID may be the control's label in quotes: execute @ "Add person". Inputs are named as
 actions.tsv lists them, or by their labels (`q(text)`: q=shoes; "First name"=Ada); a choice by
 its value or its label (`size(select: s=Small|l=Large)`: size=l or size=Large). Quote spaces
 (q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off;
 fields left out keep what they hold. An action may lead to another step (a confirm page).
-A big page has long files: grep them rather than cat them whole. A command that fails makes
-the write fail (write error); the reason is in cat .ctl all the same.
+Grep a big page's long files rather than cat them. A failed command fails the write (write
+error): `;` (not &&) before cat .ctl shows why.
 
 ## More
 
@@ -266,10 +267,10 @@ def help_index() -> str:
 _DIRECTORY_PASSAGES = (
     ("Read with ls, cat, grep; act by writing one command to .ctl, then cat .ctl.",
      "Read with ls, cat, grep; act with `webshell COMMAND` (it prints the answer)."),
-    ("""A command that fails makes
-the write fail (write error); the reason is in cat .ctl all the same.""",
-     """A command that fails exits
-non-zero (22 malformed, 5 failed, 110 timed out), its reason printed all the same."""),
+    ("""A failed command fails the write (write
+error): `;` (not &&) before cat .ctl shows why.""",
+     """A failed command exits non-zero
+(22 malformed, 5 failed, 110 timed out), its reason printed all the same."""),
     ("`echo help > .ctl; cat .ctl` lists", "`webshell help` lists"),
 )
 _CTL_EXAMPLE = re.compile(r"echo '([^']*)' > \.ctl; cat \.ctl( *)")
