@@ -6,9 +6,13 @@ greppable at once. Its links are recorded; those that are safe (safety.py) and o
 into the frontier. The page gets a template (templates.py); on the first REPRESENTATIVES pages
 of a template the controls a person uses to move or reveal are tried, each once per template
 (once for the whole site when it sits in the site's chrome: a header's menu), through the
-engine's live execute path (`Driver.try_control`), which reloads the page first and reports
-what changed. A list's further items, once two of the same address shape share a template,
-are listed rather than fetched.
+engine's live execute path (`Driver.try_control`), which reports what changed: first what a
+person clicks, then what a person points at (the top navigation's items, swept as a pointer
+sweeps a menu bar, and the items of a small menu that opened: menus.py). After each try the
+page is restored in its tab as a person would (the pointer leaves, Escape); it is reloaded
+only when that did not bring it back. Links that only a menu showed are followed like any
+other. A list's further items, once two of the same address shape share a template, are
+listed rather than fetched.
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from typing import Protocol
 import trio
 
 from webshellfs.contract.layout import clean_field, format_inputs
-from webshellfs.contract.records import Action, CompiledPage, Section
+from webshellfs.contract.records import Action, CompiledPage, Link, Section
 from webshellfs.errors import CompileError, FetchError, NotFoundError, UsageError
 from webshellfs.explore.behaviors import Tried, effect_of
+from webshellfs.explore.menus import Menu, Pointed, hover_candidates, menu_of, pointed_in
 from webshellfs.explore.safety import (
     control_refusal,
     is_candidate,
@@ -78,7 +83,12 @@ class Driver(Protocol):
 
     async def load(self, url: str) -> Loaded: ...
 
-    async def try_control(self, page: str, action_id: str) -> Tried: ...
+    async def try_control(self, page: str, control: str, *, gesture: str = "", words: str = "",
+                          compare_with: str = "") -> Tried: ...
+
+    async def restore(self, page: str, shown: str, hovered: bool) -> bool: ...
+
+    async def done(self) -> None: ...
 
 
 class _Stop(Exception):
@@ -333,8 +343,8 @@ class Explorer:
 
     async def _try_controls(self, state: SiteState, loaded: Loaded, template: Template,
                             visit: Visit, stop_at: float) -> None:
-        """Try the page's controls not tried yet for its template (or the site's chrome);
-        `state.trying` is cleared once they all were."""
+        """Try the page's controls not tried yet for its template (or the site's chrome), then
+        point at its menus; `state.trying` is cleared once they all were."""
         page = loaded.compiled
         tries = 0
         for action in page.actions:
@@ -355,19 +365,123 @@ class Explorer:
             if trio.current_time() >= stop_at:
                 return  # out of time: `state.trying` stays, so a resume tries the rest
             tries += 1
-            await self._pace(state.site)
-            state.requests += 2  # the reload before the click, and the click
-            tried = await self.driver.try_control(loaded.page, action.id)
-            effect = effect_of(page, action, tried)
+            tried = await self._try(state, loaded.page, action.id)
+            effect = effect_of(page, action.id, tried, action.label)
             where = key.partition("\t")[0]
-            state.behaviors.append(Behavior(loaded.page, template.id, title, effect,
-                                            "content" if where == template.id else where))
+            menu = menu_of(tried.appeared, action.label)
+            self._record(state, loaded, template, title, effect,
+                         "content" if where == template.id else where, tried, visit,
+                         menu if effect.startswith("opens menu") else None)
+            await self._restore(state, loaded.page, tried, hovered=False)
             state.tried.append(key)
-            self.report(f"{loaded.page} tried {title}: {effect}")
-            if tried.how == "page" and same_site(tried.url, state.site):
-                self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
             await self._save(state)
+        if self.driver.live and not await self._point_at_menus(state, loaded, template, visit,
+                                                               stop_at):
+            return
+        if self.driver.live:
+            await self.driver.done()
         state.trying = ""
+
+    async def _try(self, state: SiteState, page: str, control: str, *, gesture: str = "",
+                   words: str = "", compare_with: str = "") -> Tried:
+        """One try, paced and counted: the page loaded again for it (when its tab was
+        closed), and the page it led to, are requests to the site."""
+        await self._pace(state.site)
+        tried = await self.driver.try_control(page, control, gesture=gesture, words=words,
+                                              compare_with=compare_with)
+        state.requests += int(tried.reloaded) + int(tried.how == "page")
+        return tried
+
+    async def _restore(self, state: SiteState, page: str, tried: Tried, hovered: bool) -> None:
+        """The page as it was before the try, in its tab; else the tab is closed and the next
+        try loads the page again."""
+        if tried.how == "failed" or not tried.page:
+            await self.driver.done()
+        elif tried.page != page:
+            await self.driver.restore(page, tried.page, hovered)
+
+    def _record(self, state: SiteState, loaded: Loaded, template: Template, title: str,
+                effect: str, where: str, tried: Tried, visit: Visit,
+                menu: Menu | None = None) -> None:
+        state.behaviors.append(Behavior(loaded.page, template.id, title, effect, where,
+                                        menu.columns if menu is not None else ()))
+        self.report(f"{loaded.page} tried {title}: {effect}")
+        if tried.how == "page" and same_site(tried.url, state.site):
+            self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
+        for _, items in (menu.columns if menu is not None else ()):
+            for words, url in items:
+                if url and not link_refusal(Link("", url, words, -1), state.site):
+                    self._discovered(state, url, visit, f'{title} > "{words}" on {loaded.page}')
+
+    async def _point_at_menus(self, state: SiteState, loaded: Loaded, template: Template,
+                              visit: Visit, stop_at: float) -> bool:
+        """Point at each top-level item of the page's navigation (and at what answers to
+        hover), as a person sweeps a menu bar; what opens a menu is recorded with what it
+        holds, and a small menu's items are pointed at in turn for a submenu. False when time
+        ran out first (a resume points at the rest)."""
+        page = loaded.compiled
+        for item in hover_candidates(page):
+            region = self._region_of(page, item)
+            key = f"{region}\thover\t{item.words}"
+            if key in state.tried:
+                continue
+            if self._refused(item, state.site):
+                state.tried.append(key)
+                continue
+            if trio.current_time() >= stop_at:
+                return False
+            title = f"hover {item.title}"
+            tried = await self._try(state, loaded.page, item.object_id, gesture="hover",
+                                    words="" if item.object_id else item.words)
+            menu = menu_of(tried.appeared, item.words)
+            if menu.items:
+                self._record(state, loaded, template, title, effect_of(
+                    page, item.object_id, tried, item.words), region, tried, visit, menu)
+                shown = await self._point_within(state, loaded, template, visit, tried.page,
+                                                 title, menu, region)
+                tried = Tried(tried.how, shown)
+            elif tried.how == "page":  # pointing led elsewhere: worth knowing
+                self._record(state, loaded, template, title, effect_of(
+                    page, item.object_id, tried, item.words), region, tried, visit)
+            await self._restore(state, loaded.page, tried, hovered=True)
+            state.tried.append(key)
+            await self._save(state)
+        return True
+
+    async def _point_within(self, state: SiteState, loaded: Loaded, template: Template,
+                            visit: Visit, opened: str, title: str, menu: Menu,
+                            region: str) -> str:
+        """Point at each item of the menu that opened (on `opened`, the state showing it);
+        an item that opens a submenu is recorded as `hover "Company" > L0004 link "About
+        us"`. Returns the page the tab shows after."""
+        shown = opened
+        for item in pointed_in(menu):
+            if self._refused(item, state.site):
+                continue
+            tried = await self._try(state, opened, item.object_id, gesture="hover",
+                                    words="" if item.object_id else item.words,
+                                    compare_with=opened)
+            shown = tried.page
+            if tried.how in ("failed", "page"):
+                break
+            submenu = menu_of(tried.appeared, item.words)
+            if submenu.items:
+                self._record(state, loaded, template, f"{title} > {item.title}", effect_of(
+                    loaded.compiled, "", tried, item.words), region, tried, visit, submenu)
+        return shown
+
+    @staticmethod
+    def _region_of(page: CompiledPage, item: Pointed) -> str:
+        """Where an item pointed at belongs: its action's region, else the navigation."""
+        action = next((a for a in page.actions if a.id == item.object_id), None)
+        section = _section_of(page, action.section) if action is not None else None
+        return section.name if section is not None and section.kind == CHROME else "nav"
+
+    @staticmethod
+    def _refused(item: Pointed, site: str) -> str:
+        """Why an item is never pointed at: its words read as leaving, destroying or buying
+        (a hover may be all a script needs to act), as a link's would."""
+        return link_refusal(Link("", f"http://{site}/", item.words, -1), site)
 
     @staticmethod
     def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:
