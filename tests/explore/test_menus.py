@@ -19,6 +19,7 @@ from webshellfs.browser import Browser
 from webshellfs.compiler import compile_page
 from webshellfs.engine import Engine
 from webshellfs.explore.menus import hover_candidates, menu_of, pointed_in
+from webshellfs.explore.safety import pointing_refusal
 
 BASE = "http://menus.example"
 
@@ -61,8 +62,12 @@ def test_what_appeared_is_read_as_a_menu_with_columns() -> None:
                      ("boilerplate/nav.md", '  - [A0003 button "Log out"]', "")))
     assert [item for _, items in plain.columns for item, _ in items] == [
         "About us", "Jobs", "Log out"]
+    # A control in a menu is not pointed at (the click loop is what presses controls, by its
+    # rules); a link or words that read as logging out are not even pointed at.
     assert [(p.object_id, p.words) for p in pointed_in(plain)] == [
         ("L0004", "About us"), ("", "Jobs")]
+    assert pointing_refusal("Log out") == 'leaves: reads "log out"'
+    assert pointing_refusal("Our team") == ""
 
 
 def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menus: MenuSite

@@ -34,6 +34,7 @@ from webshellfs.explore.safety import (
     control_refusal,
     is_candidate,
     link_refusal,
+    pointing_refusal,
     same_site,
     site_of,
 )
@@ -372,7 +373,7 @@ class Explorer:
             self._record(state, loaded, template, title, effect,
                          "content" if where == template.id else where, tried, visit,
                          menu if effect.startswith("opens menu") else None)
-            await self._restore(state, loaded.page, tried, hovered=False)
+            await self._restore(loaded.page, _left_on(tried), hovered=False)
             state.tried.append(key)
             await self._save(state)
         if self.driver.live and not await self._point_at_menus(state, loaded, template, visit,
@@ -392,13 +393,14 @@ class Explorer:
         state.requests += int(tried.reloaded) + int(tried.how == "page")
         return tried
 
-    async def _restore(self, state: SiteState, page: str, tried: Tried, hovered: bool) -> None:
-        """The page as it was before the try, in its tab; else the tab is closed and the next
-        try loads the page again."""
-        if tried.how == "failed" or not tried.page:
+    async def _restore(self, page: str, shown: str, hovered: bool) -> None:
+        """The page as it was before the try, in its tab (which shows `shown`: "" after a try
+        that failed or led to another page); else the tab is closed and the next try loads
+        the page again."""
+        if not shown:
             await self.driver.done()
-        elif tried.page != page:
-            await self.driver.restore(page, tried.page, hovered)
+        elif shown != page:
+            await self.driver.restore(page, shown, hovered)
 
     def _record(self, state: SiteState, loaded: Loaded, template: Template, title: str,
                 effect: str, where: str, tried: Tried, visit: Visit,
@@ -425,7 +427,7 @@ class Explorer:
             key = f"{region}\thover\t{item.words}"
             if key in state.tried:
                 continue
-            if self._refused(item, state.site):
+            if pointing_refusal(item.words):
                 state.tried.append(key)
                 continue
             if trio.current_time() >= stop_at:
@@ -439,11 +441,12 @@ class Explorer:
                     page, item.object_id, tried, item.words), region, tried, visit, menu)
                 shown = await self._point_within(state, loaded, template, visit, tried.page,
                                                  title, menu, region)
-                tried = Tried(tried.how, shown)
-            elif tried.how == "page":  # pointing led elsewhere: worth knowing
-                self._record(state, loaded, template, title, effect_of(
-                    page, item.object_id, tried, item.words), region, tried, visit)
-            await self._restore(state, loaded.page, tried, hovered=True)
+            else:
+                shown = _left_on(tried)
+                if tried.how == "page":  # pointing led elsewhere: worth knowing
+                    self._record(state, loaded, template, title, effect_of(
+                        page, item.object_id, tried, item.words), region, tried, visit)
+            await self._restore(loaded.page, shown, hovered=True)
             state.tried.append(key)
             await self._save(state)
         return True
@@ -456,13 +459,13 @@ class Explorer:
         us"`. Returns the page the tab shows after."""
         shown = opened
         for item in pointed_in(menu):
-            if self._refused(item, state.site):
+            if pointing_refusal(item.words):
                 continue
             tried = await self._try(state, opened, item.object_id, gesture="hover",
                                     words="" if item.object_id else item.words,
                                     compare_with=opened)
-            shown = tried.page
-            if tried.how in ("failed", "page"):
+            shown = _left_on(tried)
+            if not shown:
                 break
             submenu = menu_of(tried.appeared, item.words)
             if submenu.items:
@@ -478,12 +481,6 @@ class Explorer:
         return section.name if section is not None and section.kind == CHROME else "nav"
 
     @staticmethod
-    def _refused(item: Pointed, site: str) -> str:
-        """Why an item is never pointed at: its words read as leaving, destroying or buying
-        (a hover may be all a script needs to act), as a link's would."""
-        return link_refusal(Link("", f"http://{site}/", item.words, -1), site)
-
-    @staticmethod
     def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:
         url = url.partition("#")[0]
         if url in state.pages or any(v.url == url for v in state.frontier):
@@ -493,6 +490,12 @@ class Explorer:
                 state.too_deep.append(url)
             return
         state.frontier.append(Visit(url, visit.depth + 1, (*visit.path, step)))
+
+
+def _left_on(tried: Tried) -> str:
+    """The page a try left its tab showing, to be restored from; "" when there is none to
+    restore (it failed, or led to another page: the tab is closed)."""
+    return "" if tried.how in ("failed", "page") else tried.page
 
 
 def _section_of(page: CompiledPage, index: int) -> Section | None:
