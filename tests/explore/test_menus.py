@@ -42,6 +42,15 @@ def test_the_menu_bar_items_are_what_is_pointed_at() -> None:
         ("link", "Home"), ("link", "Guides"), ("link", "Products"), ("", "Company")]
 
 
+def test_a_long_list_of_links_is_no_menu_bar() -> None:
+    """A documentation site's sidebar of many links is read, not swept with the pointer."""
+    items = "".join(f'<li><a href="/doc/{n}.html">Chapter {n}</a></li>' for n in range(20))
+    body = (f'<!DOCTYPE html><title>Manual</title><nav aria-label="Contents"><ul>{items}</ul>'
+            "</nav><main><h1>Manual</h1><p>Read on.</p></main>").encode()
+    page = compile_page(body, BASE + "/doc/index.html", content_type="text/html")
+    assert hover_candidates(page) == []
+
+
 def test_what_appeared_is_read_as_a_menu_with_columns() -> None:
     appeared = (
         ("boilerplate/nav.md", "- Products [L0003]", BASE + "/products.html"),

@@ -29,7 +29,14 @@ from webshellfs.contract.layout import clean_field, format_inputs
 from webshellfs.contract.records import Action, CompiledPage, Link, Section
 from webshellfs.errors import CompileError, FetchError, NotFoundError, UsageError
 from webshellfs.explore.behaviors import Tried, effect_of
-from webshellfs.explore.menus import Menu, Pointed, hover_candidates, menu_of, pointed_in
+from webshellfs.explore.menus import (
+    HOVERS_PER_SITE,
+    Menu,
+    Pointed,
+    hover_candidates,
+    menu_of,
+    pointed_in,
+)
 from webshellfs.explore.safety import (
     control_refusal,
     is_candidate,
@@ -63,6 +70,7 @@ REQUESTS_PER_SECOND = 4.0
 # Seconds kept before the command's deadline: a step started later could be cut short.
 STOP_MARGIN = 15.0
 NAVIGATION_REGIONS = ("nav", "header")
+HOVER_KEY = "\thover\t"  # in the key of an item pointed at: `nav<TAB>hover<TAB>Products`
 CHROME = "boilerplate"
 
 
@@ -424,12 +432,14 @@ class Explorer:
         page = loaded.compiled
         for item in hover_candidates(page):
             region = self._region_of(page, item)
-            key = f"{region}\thover\t{item.words}"
+            key = f"{region}{HOVER_KEY}{item.words}"
             if key in state.tried:
                 continue
             if pointing_refusal(item.words):
                 state.tried.append(key)
                 continue
+            if sum(HOVER_KEY in tried for tried in state.tried) >= HOVERS_PER_SITE:
+                return True
             if trio.current_time() >= stop_at:
                 return False
             title = f"hover {item.title}"

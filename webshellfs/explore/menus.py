@@ -21,10 +21,15 @@ from dataclasses import dataclass
 
 from webshellfs.contract.records import CompiledPage
 
-__all__ = ["Menu", "Pointed", "hover_candidates", "menu_of", "pointed_in"]
+__all__ = ["HOVERS_PER_SITE", "Menu", "Pointed", "hover_candidates", "menu_of", "pointed_in"]
 
 HOVER_REGIONS = frozenset({"nav", "header"})
 HOVERS_PER_PAGE = 10
+# A region with more top-level items than this is a list of links (a documentation site's
+# sidebar), not a menu bar: a person reads it rather than sweeping it.
+MENU_BAR_ITEMS = 12
+# Hovers for a whole site: the menu bar is the site's chrome, met on its first pages.
+HOVERS_PER_SITE = 40
 # A menu of at most this many items has each pointed at, for a submenu (a mega menu's
 # columns of links are read, not swept).
 NESTED_ITEMS = 8
@@ -89,18 +94,18 @@ def _pointed(line: str) -> Pointed | None:
 
 
 def hover_candidates(page: CompiledPage) -> list[Pointed]:
-    """The items of the page's navigation regions at their top level, then the controls that
-    answer to hover wherever they are, in page order (at most HOVERS_PER_PAGE)."""
+    """The items of the page's menu bars (navigation regions of a few top-level items) at
+    their top level, then the controls that answer to hover wherever they are, in page order
+    (at most HOVERS_PER_PAGE)."""
     found: list[Pointed] = []
     for section in page.sections:
         if section.kind != "boilerplate" or section.name not in HOVER_REGIONS:
             continue
-        for line in section.lines:
-            if line[:1].isspace() or line.startswith("[hidden until"):
-                continue
-            pointed = _pointed(line)
-            if pointed is not None and pointed not in found:
-                found.append(pointed)
+        items = [pointed for line in section.lines
+                 if not line[:1].isspace() and not line.startswith("[hidden until")
+                 and (pointed := _pointed(line)) is not None]
+        if len(items) <= MENU_BAR_ITEMS:
+            found += [pointed for pointed in items if pointed not in found]
     for action in page.actions:
         if action.kind == "hover" or _HOVER_CONTEXT.search(action.context):
             found.append(Pointed(action.id, action.label, action.control))
