@@ -92,11 +92,15 @@ class Driver(Protocol):
 
     async def load(self, url: str) -> Loaded: ...
 
+    # Click (gesture "") or hover a control (an action or link id, or words) of the page; the
+    # tab is left on the result, whose new lines are told against compare_with (or page).
     async def try_control(self, page: str, control: str, *, gesture: str = "", words: str = "",
                           compare_with: str = "") -> Tried: ...
 
+    # Undo a try in the tab that shows `shown`; False when only a reload would (tab closed).
     async def restore(self, page: str, shown: str, hovered: bool) -> bool: ...
 
+    # The tries on a page are over: their tab is closed.
     async def done(self) -> None: ...
 
 
@@ -354,6 +358,18 @@ class Explorer:
                             visit: Visit, stop_at: float) -> None:
         """Try the page's controls not tried yet for its template (or the site's chrome), then
         point at its menus; `state.trying` is cleared once they all were."""
+        finished = await self._click_controls(state, loaded, template, visit, stop_at) and (
+            not self.driver.live
+            or await self._point_at_menus(state, loaded, template, visit, stop_at))
+        if self.driver.live:
+            await self.driver.done()
+        if finished:  # else out of time: `state.trying` stays, so a resume tries the rest
+            state.trying = ""
+
+    async def _click_controls(self, state: SiteState, loaded: Loaded, template: Template,
+                              visit: Visit, stop_at: float) -> bool:
+        """Click the controls a person uses to move or reveal, restoring the page after each;
+        False when time ran out first."""
         page = loaded.compiled
         tries = 0
         for action in page.actions:
@@ -372,7 +388,7 @@ class Explorer:
             if tries >= TRIES_PER_PAGE:
                 break
             if trio.current_time() >= stop_at:
-                return  # out of time: `state.trying` stays, so a resume tries the rest
+                return False
             tries += 1
             tried = await self._try(state, loaded.page, action.id)
             effect = effect_of(page, action.id, tried, action.label)
@@ -384,12 +400,7 @@ class Explorer:
             await self._restore(loaded.page, _left_on(tried), hovered=False)
             state.tried.append(key)
             await self._save(state)
-        if self.driver.live and not await self._point_at_menus(state, loaded, template, visit,
-                                                               stop_at):
-            return
-        if self.driver.live:
-            await self.driver.done()
-        state.trying = ""
+        return True
 
     async def _try(self, state: SiteState, page: str, control: str, *, gesture: str = "",
                    words: str = "", compare_with: str = "") -> Tried:
