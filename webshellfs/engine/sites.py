@@ -124,13 +124,13 @@ class EngineDriver:
         page (after a hover), Escape; back when the tab's files equal page's again. If not,
         the tab is closed (the next try reloads the page) and False is answered."""
         assert self.tabs is not None
-        if shown == page:
-            return True
         wanted = self._digest(page)
+        if shown == page or (wanted and self._digest(shown) == wanted):
+            return True
         for gesture, keys in RESTORE_STEPS[hovered]:
             record = self.store.page(PageId(shown))
-            if record is None:
-                break
+            if record is None or record.status not in SHOWN_STATUSES:
+                break  # its tab is gone (the pool's cap): nothing to undo in it
             command = ctl.Execute(PageId(shown), "", gesture=gesture, keys=keys, dialog="dismiss")
             try:
                 outcome = await self.tabs.outcome_of(command, record)
