@@ -11,7 +11,9 @@ request it was sent:
     Account    an ordinary click dropdown (aria-haspopup, aria-expanded): Profile, Settings,
                a "Log out" link
 
-The click menus close on Escape, as most do. Most pages are linked only from inside a menu,
+The home page's text has one more: "Opening hours", words a script shows a list of links
+beside while the pointer is on them (the compiler makes them a `hover target`). The click
+menus close on Escape, as most do. Most pages are linked only from inside a menu,
 so an exploration that never opens them never finds them. The traps are real routes the log
 would show: the "Log out" button POSTs to /logout, the link GETs it. Run it alone with
 `python -m tests.explore.menu_site [PORT]`.
@@ -41,7 +43,15 @@ MENU_PAGES = {
     "/history.html": "History", "/jobs.html": "Jobs", "/brands/ridge.html": "Ridge",
     "/brands/tarn.html": "Tarn", "/brands/fellwear.html": "Fellwear",
     "/brands/cairn.html": "Cairn", "/profile.html": "Profile", "/settings.html": "Settings",
+    "/hours/summer.html": "Summer hours", "/hours/winter.html": "Winter hours",
 }
+# The home page's own text: words that show a list of links while the pointer is on them.
+HOME = """<p>Outfitters for the hills since 1982.</p>
+<p><span class="tip" data-shows="hours">Opening hours</span></p>
+<ul id="hours" hidden>
+  <li><a href="/hours/summer.html">Summer</a></li>
+  <li><a href="/hours/winter.html">Winter</a></li>
+</ul>"""
 # Paths found only by opening a menu (the rest are also linked from the top bar).
 ONLY_IN_MENUS = frozenset(MENU_PAGES) - {"/guides.html", "/products.html"}
 TRAPS = ("/logout",)
@@ -54,7 +64,7 @@ def _part(name: str) -> str:
 def page_for(path: str) -> bytes | None:
     """The site's page at path, or None (404)."""
     if path in ("/", "/index.html"):
-        title, body = "Fell & Tarn", "<p>Outfitters for the hills since 1982.</p>"
+        title, body = "Fell & Tarn", HOME
     elif path in MENU_PAGES:
         title = MENU_PAGES[path]
         body = f"<p>{title}: a page of the Fell &amp; Tarn site.</p>"

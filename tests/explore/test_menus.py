@@ -40,6 +40,8 @@ def test_the_menu_bar_items_are_what_is_pointed_at() -> None:
     # clicked instead.
     assert [(p.control, p.words) for p in hover_candidates(page)] == [
         ("link", "Home"), ("link", "Guides"), ("link", "Products"), ("", "Company")]
+    # With a browser's capture, words a script listens to hover on are a `hover target`,
+    # pointed at too, wherever they are (test_every_kind_of_menu_explored_live).
 
 
 def test_a_long_list_of_links_is_no_menu_bar() -> None:
@@ -98,6 +100,10 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
             "nav", "opens menu: Our own: Ridge, Tarn · Partners: Fellwear, Cairn")
         assert behaviors['A0002 button "Account"'] == (
             "nav", "opens menu: Profile, Settings, Log out")
+        # A control the live page saw answer to hover, in the home page's text: tried for its
+        # template.
+        assert behaviors['hover A0003 hover target "Opening hours"'] == (
+            "T01", "shows: Summer, Winter")
         # Pointing at Home opened nothing: nothing is recorded of it.
         assert not any("Home" in control for control in behaviors)
         # map.md lists what each menu holds, a mega menu by its columns; menus.tsv all of it.

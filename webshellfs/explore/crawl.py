@@ -71,6 +71,8 @@ REQUESTS_PER_SECOND = 4.0
 STOP_MARGIN = 15.0
 NAVIGATION_REGIONS = ("nav", "header")
 HOVER_KEY = "\thover\t"  # in the key of an item pointed at: `nav<TAB>hover<TAB>Products`
+# What a hover did that is not recorded: nothing, a restyling, a try that could not be made.
+UNTOLD_HOVERS = ("nothing", "changes:", "not tried:")
 CHROME = "boilerplate"
 
 
@@ -436,14 +438,15 @@ class Explorer:
 
     async def _point_at_menus(self, state: SiteState, loaded: Loaded, template: Template,
                               visit: Visit, stop_at: float) -> bool:
-        """Point at each top-level item of the page's navigation (and at what answers to
+        """Point at each top-level item of the page's menu bars (and at what answers to
         hover), as a person sweeps a menu bar; what opens a menu is recorded with what it
-        holds, and a small menu's items are pointed at in turn for a submenu. False when time
-        ran out first (a resume points at the rest)."""
+        holds, and a small menu's items are pointed at in turn for a submenu. A hover that
+        showed nothing (or only restyled the page) is not recorded. False when time ran out
+        first (a resume points at the rest)."""
         page = loaded.compiled
         for item in hover_candidates(page):
             region = self._region_of(page, item)
-            key = f"{region}{HOVER_KEY}{item.words}"
+            key = f"{region or template.id}{HOVER_KEY}{item.words}"
             if key in state.tried:
                 continue
             if pointing_refusal(item.words):
@@ -457,16 +460,16 @@ class Explorer:
             tried = await self._try(state, loaded.page, item.object_id, gesture="hover",
                                     words="" if item.object_id else item.words)
             menu = menu_of(tried.appeared, item.words)
-            if menu.items:
-                self._record(state, loaded, template, title, effect_of(
-                    page, item.object_id, tried, item.words), region, tried, visit, menu)
-                shown = await self._point_within(state, loaded, template, visit, tried.page,
-                                                 title, menu, region)
-            else:
-                shown = _left_on(tried)
-                if tried.how == "page":  # pointing led elsewhere: worth knowing
-                    self._record(state, loaded, template, title, effect_of(
-                        page, item.object_id, tried, item.words), region, tried, visit)
+            effect = effect_of(page, item.object_id, tried, item.words)
+            shown = _left_on(tried)
+            if effect.startswith("opens menu") and menu.items:
+                self._record(state, loaded, template, title, effect, region or "content",
+                             tried, visit, menu)
+                shown = await self._point_within(state, loaded, template, visit, shown,
+                                                 title, menu, region or "content")
+            elif not effect.startswith(UNTOLD_HOVERS):
+                self._record(state, loaded, template, title, effect, region or "content",
+                             tried, visit)
             await self._restore(loaded.page, shown, hovered=True)
             state.tried.append(key)
             await self._save(state)
@@ -496,10 +499,13 @@ class Explorer:
 
     @staticmethod
     def _region_of(page: CompiledPage, item: Pointed) -> str:
-        """Where an item pointed at belongs: its action's region, else the navigation."""
+        """The chrome region an item pointed at belongs to (a menu bar's item: `nav`); "" for
+        a control in the page's own text (tried once per template)."""
         action = next((a for a in page.actions if a.id == item.object_id), None)
-        section = _section_of(page, action.section) if action is not None else None
-        return section.name if section is not None and section.kind == CHROME else "nav"
+        if action is None:
+            return "nav"
+        section = _section_of(page, action.section)
+        return section.name if section is not None and section.kind == CHROME else ""
 
     @staticmethod
     def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:
