@@ -116,6 +116,7 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
                  for row in rows(engine, f"{site}/menus.tsv")}
         assert items[('hover L0003 link "Products"', "Gear", "Head torch")] == "/p/head-torch.html"
         assert items[('hover "Company" > L0004 link "About us"', "", "Our team")] == "/team.html"
+        assert items[('A0002 button "Account"', "", "Settings")] == "/settings.html"
         # Links only a menu showed were followed like any, with the pointing in their path.
         pages = {urlsplit(row[0]).path: row for row in rows(engine, f"{site}/pages.tsv")}
         assert all(pages[path][5] == "stored" for path in ONLY_IN_MENUS)
