@@ -220,13 +220,18 @@ _SITES = """\
 `explore URL [--pages N] [--depth D] [--time S]` walks a site once, safely (no form sent,
 nothing deleted, bought or logged out), and keeps its map for every later agent and mount on
 the cache: `_sites/SITE/map.md` is the first read on that site (its navigation, sections,
-templates, search box and forms, what its menus do), with `pages.tsv`, `templates.tsv`,
-`behaviors.tsv` and `paths.tsv` (how to reach each page) beside it. `explore --resume` goes on
-after an interruption; `explore --refresh URL` walks it anew. `open` of a page of an explored
-site says so.
+templates, search box and forms, what its menus hold), with `pages.tsv`, `templates.tsv`,
+`behaviors.tsv`, `menus.tsv` (every item of every menu, by column) and `paths.tsv` (how to
+reach each page) beside it. `explore --resume` goes on after an interruption; `explore
+--refresh URL` walks it anew. `open` of a page of an explored site says so.
+
+Menus are opened as a person opens them: buttons are clicked, and the top navigation's items
+are hovered, so dropdowns and mega menus that show only under the pointer are read too
+(`hover L0003 link "Products"` in behaviors.tsv), and the pages only they link to are walked.
 
     search N0001 rain jacket        # type into the page's (or the site's) search box, submit
     choose N0001 Shop "Shoes > Gaiters"   # open a menu by its label, pick the item by its words
+    choose @ Products "Trail shoes" # a hover or mega menu is pointed at, not clicked
 """
 
 _UNTRUSTED = """\
