@@ -642,6 +642,25 @@ def test_boxes_sharing_a_name_are_all_set_or_the_answer_names_those_that_are_not
     drive(body)
 
 
+def test_a_link_of_a_page_its_tab_moved_on_from_is_followed_from_the_page_opened_again(
+    drive: Callable[[Body], None],
+) -> None:
+    # A list's second item after its first: the tab shows the first item's page, which has
+    # no link to the second; the list is loaded again to take it, as a person goes back.
+    async def body(engine: Engine, live: LiveSite) -> None:
+        opened = await ask(engine, f"open {live.url('/index.html')}")
+        tab = next(line for line in opened if line.startswith("live in tab")).split()[3]
+        await ask(engine, 'execute N0001 "Sign in"')  # the tab moves on to N0002
+        lines = await ask(engine, 'execute N0001 "Modal"')
+        assert lines[1] == (f"reopened: N0001 is in no tab now (its tab moved on to N0002); "
+                            "the tab shows N0001")
+        assert lines[2] == "→ N0003 new page: Newsletter"  # modal.html
+        assert pages(engine)[1].endswith("\tSign in")  # the tab that moved on keeps its page
+        assert tab in [t for t, _ in await engine.live.browser.tabs()]
+
+    drive(body)
+
+
 def test_an_earlier_state_of_a_live_tab_is_acted_on_where_the_tab_is_now(
     drive: Callable[[Body], None],
 ) -> None:

@@ -614,13 +614,17 @@ COMMANDS: dict[str, Spec] = {
 }
 
 
+# Most usages fit in this column; the few longer ones push their summary along rather than
+# padding every line to the longest (the list is read by agents, whose cost is bytes).
+HELP_USAGE_WIDTH = 42
+
+
 def help_text(verb: str | None = None) -> str:
     """The grammar, one verb per line, made from COMMANDS; or one verb's usage."""
     if verb is not None and verb in COMMANDS:
         spec = COMMANDS[verb]
         return f"usage: {spec.usage}\n  {spec.summary}\n"
-    width = max(len(spec.usage) for spec in COMMANDS.values())
-    lines = [f"  {spec.usage:<{width}}  {spec.summary}" for spec in COMMANDS.values()]
+    lines = [f"  {spec.usage:<{HELP_USAGE_WIDTH}}  {spec.summary}" for spec in COMMANDS.values()]
     return (
         "commands (write one line to .ctl, then cat .ctl):\n"
         + "\n".join(lines)

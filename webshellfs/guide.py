@@ -21,7 +21,7 @@ by fixed rules. Read with ls, cat, grep; act by writing one command to .ctl, the
 ## The loop
 
     echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001, its outline
-    echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # search; a page per result
+    echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # web search; a page per result
     grep -rn 'price' @/content/        # @ = the page your last command named
     cat @/_map.md                      # its table of contents, if the outline is not enough
     echo 'execute @ A0003 q=shoes' > .ctl; cat .ctl         # act; the answer shows what changed
@@ -38,21 +38,22 @@ At the root: _pages.tsv (every page), _search/Q0001.md (results), _log/R0001.md 
 
 N0001 is a page; an action makes a new state N0002; neither ever changes, and a control keeps
 its id in the states that follow. A0003 action, L0012 link, T01 table (`N0001/A0003`); a line is
-N0001/content/02-specs.md:14. `@` is the page your last command named, in commands and paths.
+N0001/content/02-specs.md:14.
 
 ## Commands used most
 
     open URL                        retrieve [-k N] WORDS
     execute PAGE ID [name=value …] [--press Enter]     (click, fill, submit; L… follows)
     fill PAGE FORM name=value …     (no submit)         lookup PAGE T01 [row=…] [col=…]
+    explore URL (a site, once: _sites/HOST/map.md)      search PAGE WORDS (its search box)
 
 An ID may be the control's label in quotes: execute @ "Add person". Inputs are named as
 actions.tsv lists them, or by their labels (`q(text)`: q=shoes; "First name"=Ada); a choice by
 its value or its label (`size(select: s=Small|l=Large)`: size=l or size=Large). Quote spaces
 (q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off;
 fields left out keep what they hold. An action may lead to another step (a confirm page).
-A big page has long files: grep them rather than cat them whole. A command that fails makes
-the write fail (write error); the reason is in cat .ctl all the same.
+Grep a big page's long files rather than cat them. A failed command fails the write (write
+error): `;` (not &&) before cat .ctl shows why.
 
 ## More
 
@@ -124,8 +125,9 @@ state's _state.md:
 
 Old pages and states stay readable; the tab now shows the result, and `@` names it. Acting on an
 earlier state of a live tab acts on the same control (kind and label) where the tab is now
-(`earlier: …` in the answer), never in a new tab, so nothing typed is lost; acting on a stored
-page reopens its URL and acts only if the control is still there. In a new state a control keeps its id; new controls get new ids.
+(`earlier: …` in the answer), never in a new tab, so nothing typed is lost (a link no longer
+there is followed from the page opened again); acting on a stored page reopens its URL and acts
+only if the control is still there. In a new state a control keeps its id; new controls get new ids.
 
 `focus N0001` recaptures a live tab; `close N0001` closes it (the page stays). JSON a page fetched
 while loading and files it downloaded are kept in resources/ (resources.tsv); lists of records
@@ -218,16 +220,21 @@ _SITES = """\
 `explore URL [--pages N] [--depth D] [--time S]` walks a site once, safely (no form sent,
 nothing deleted, bought or logged out), and keeps its map for every later agent and mount on
 the cache: `_sites/SITE/map.md` is the first read on that site (its navigation, sections,
-templates, search box and forms, what its menus do), with `pages.tsv`, `templates.tsv`,
-`behaviors.tsv` and `paths.tsv` (how to reach each page) beside it. Every page it reached is
-stored, so `grep -rl WORDS N*/content/` searches the whole site; a list's further items come
-last, and those a bound left are `listed` in pages.tsv; an address that redirects is there
-with the page it landed on. `explore --resume` goes on after an interruption or with wider
-bounds (`--pages`, `--depth`); `explore --refresh URL` walks it anew. `open` of a page of an
-explored site says so.
+templates, search box and forms, what its menus hold), with `pages.tsv`, `templates.tsv`,
+`behaviors.tsv`, `menus.tsv` (every item of every menu, by column) and `paths.tsv` (how to
+reach each page) beside it. Every page it reached is stored, so `grep -rl WORDS N*/content/`
+searches the whole site; a list's further items come last, and those a bound left are
+`listed` in pages.tsv; an address that redirects is there with the page it landed on.
+`explore --resume` goes on after an interruption or with wider bounds (`--pages`,
+`--depth`); `explore --refresh URL` walks it anew. `open` of a page of an explored site says so.
+
+Menus are opened as a person opens them: buttons are clicked, and the top navigation's items
+are hovered, so dropdowns and mega menus that show only under the pointer are read too
+(`hover L0003 link "Products"` in behaviors.tsv), and the pages only they link to are walked.
 
     search N0001 rain jacket        # type into the page's (or the site's) search box, submit
     choose N0001 Shop "Shoes > Gaiters"   # open a menu by its label, pick the item by its words
+    choose @ Products "Trail shoes" # a hover or mega menu is pointed at, not clicked
 """
 
 _UNTRUSTED = """\
@@ -268,10 +275,10 @@ def help_index() -> str:
 _DIRECTORY_PASSAGES = (
     ("Read with ls, cat, grep; act by writing one command to .ctl, then cat .ctl.",
      "Read with ls, cat, grep; act with `webshell COMMAND` (it prints the answer)."),
-    ("""A command that fails makes
-the write fail (write error); the reason is in cat .ctl all the same.""",
-     """A command that fails exits
-non-zero (22 malformed, 5 failed, 110 timed out), its reason printed all the same."""),
+    ("""A failed command fails the write (write
+error): `;` (not &&) before cat .ctl shows why.""",
+     """A failed command exits non-zero
+(22 malformed, 5 failed, 110 timed out), its reason printed all the same."""),
     ("`echo help > .ctl; cat .ctl` lists", "`webshell help` lists"),
 )
 _CTL_EXAMPLE = re.compile(r"echo '([^']*)' > \.ctl; cat \.ctl( *)")

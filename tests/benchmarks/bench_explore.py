@@ -9,7 +9,10 @@ A script, not a test (pytest does not collect it). From the project root:
    manual, 652 HTML pages, from Debian's gnuplot-doc: /usr/share/doc/gnuplot/htmldocs; any
    other folder of HTML works, without its tasks): pages stored per second, requests per page,
    the bytes of map.md and of all of `_sites/SITE/`. With --browser the shop is walked in
-   Chromium, controls tried (the docs always over plain HTTP).
+   Chromium, controls tried (the docs always over plain HTTP), and so is the menu site
+   (tests/explore/menu_site.py: hover, nested and mega menus, most pages linked only from
+   inside a menu), whose requests per page show how seldom a page is reloaded between two
+   tries.
 2. Checkpoints on the documentation site: what each step's checkpoint cost as the site grew
    (a journal step, the map's files with it at most every two seconds), against a whole
    rewrite of the state and its files at the same size (what every step cost before).
@@ -38,6 +41,7 @@ from pathlib import Path
 
 import trio
 
+from tests.explore.menu_site import MenuSite
 from tests.explore.shop_site import ShopSite
 from webshellfs.browser import Browser, BrowserFetcher, BrowserOptions
 from webshellfs.config import Settings
@@ -222,7 +226,11 @@ def _engine(tmp: Path, browser: Browser | None) -> Engine:
     return Engine(Store(config.cache), BrowserFetcher(browser), config, plain_fetcher=plain)
 
 
-async def _explore(engine: Engine, name: str, start: str, options: str) -> str:
+async def _explore(engine: Engine, name: str, start: str, options: str,
+                   log: list[tuple[str, str]] | None = None) -> str:
+    """A row of the table; log: the site's own request log, whose GETs during the walk are
+    the requests it was really sent (robots.txt and each page's resources included)."""
+    before = len(log) if log is not None else 0
     began = time.monotonic()
     response = await engine.command(f"explore {start} {options}", "bench")
     seconds = time.monotonic() - began
@@ -232,10 +240,14 @@ async def _explore(engine: Engine, name: str, start: str, options: str) -> str:
     site_map = engine.read(f"{directory}/map.md", 0, sizes["map.md"]).decode()
     pages = int(re.search(r"(\d+) pages stored", site_map).group(1))  # type: ignore[union-attr]
     requests = int(re.search(r"(\d+) requests in", site_map).group(1))  # type: ignore[union-attr]
-    tried = len(re.findall(r"^- N\d{4} A\d{4} .*\]: ", site_map, re.M))
+    tried = len(re.findall(r"^- N\d{4} (?:A\d{4}|hover) .*\]: ", site_map, re.M))
+    served = "—"
+    if log is not None:
+        gets = sum(1 for method, _ in log[before:] if method == "GET")
+        served = f"{gets / max(pages, 1):.2f}"
     return (f"| {name} | {pages} | {tried} | {seconds:.1f} | "
-            f"{pages / seconds:.2f} | {requests / max(pages, 1):.2f} | {sizes['map.md']} | "
-            f"{sum(sizes.values())} |")
+            f"{pages / seconds:.2f} | {requests / max(pages, 1):.2f} | {served} | "
+            f"{sizes['map.md']} | {sum(sizes.values())} |")
 
 
 class CheckpointClock:
@@ -304,15 +316,21 @@ async def main(args: argparse.Namespace) -> None:
                                          load_timeout=20, action_timeout=10, settle_cap=2))
     shop = ShopSite()
     print("| site | pages stored | controls tried | seconds | pages/s | requests/page | "
-          "map.md bytes | _sites/SITE bytes |")
-    print("|---|---|---|---|---|---|---|---|")
+          "GETs served/page | map.md bytes | _sites/SITE bytes |")
+    print("|---|---|---|---|---|---|---|---|---|")
     server = None
     try:
         with tempfile.TemporaryDirectory() as scratch:
             engine = _engine(Path(scratch), browser)
             start = shop.url("/index.html")
             mode = "Chromium" if browser is not None else "plain HTTP"
-            print(await _explore(engine, f"the shop ({mode})", start, "--time 300"))
+            print(await _explore(engine, f"the shop ({mode})", start, "--time 300",
+                                 shop.requests))
+            if browser is not None:
+                menus = MenuSite()
+                print(await _explore(engine, "the menu site (Chromium)",
+                                     menus.url("/index.html"), "--time 300", menus.requests))
+                menus.close()
             docs = clock = None
             if args.docs.is_dir():
                 server, base = _serve_directory(args.docs)

@@ -127,12 +127,16 @@ class Daemon:
         """Write one command to .ctl (the write blocks until it is done), read the answer."""
         ctl = self.path / ".ctl"
         started = time.perf_counter()
+        # One unbuffered write: a buffered file whose flush failed keeps its buffer and sends
+        # the command a second time when it is collected.
+        descriptor = os.open(ctl, os.O_WRONLY | os.O_TRUNC)
         try:
-            with open(ctl, "w", encoding="utf-8") as handle:
-                handle.write(command + "\n")
+            os.write(descriptor, (command + "\n").encode("utf-8"))
             ok = True
         except OSError:
             ok = False
+        finally:
+            os.close(descriptor)
         seconds = time.perf_counter() - started
         return Answer(ok, ctl.read_text(encoding="utf-8"), seconds)
 

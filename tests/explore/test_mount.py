@@ -39,7 +39,7 @@ def test_the_map_is_read_with_ls_cat_and_grep(live_mount: Mount, shop: ShopSite)
     root = live_mount.path
     assert sh(f"ls {root}/_sites").stdout == f"{site}\n"
     assert sh(f"ls {root}/_sites/{site}").stdout.split() == [
-        "behaviors.tsv", "map.md", "pages.tsv", "paths.tsv", "templates.tsv"]
+        "behaviors.tsv", "map.md", "menus.tsv", "pages.tsv", "paths.tsv", "templates.tsv"]
     site_map = sh(f"cat {root}/_sites/{site}/map.md").stdout
     assert site_map.startswith(f"# Site map: 127.0.0.1:{shop.base.rpartition(':')[2]}\n")
     assert "- N0001 A0001 button \"More\" [nav]: opens menu: Careers, Press" in site_map

@@ -45,11 +45,18 @@ class ShopDriver:
         self.loaded += 1
         return Loaded(f"N{self.loaded:04d}", url, compile_page(body, url, content_type="text/html"))
 
-    async def try_control(self, page: str, action_id: str) -> Tried:
-        self.tries.append((page, action_id))
+    async def try_control(self, page: str, control: str, *, gesture: str = "", words: str = "",
+                          compare_with: str = "") -> Tried:
+        self.tries.append((page, control or words))
         if len(self.tries) == self.kill_at:
             raise Killed
         return Tried("unchanged", page)
+
+    async def restore(self, page: str, shown: str, hovered: bool) -> bool:
+        return True
+
+    async def done(self) -> None:
+        return None
 
 
 def walk(store: Store, driver: ShopDriver, resume: bool = False) -> Explorer:

@@ -71,7 +71,7 @@ class Mount:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                             stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + MOUNT_WAIT
-        while not os.path.ismount(self.path):
+        while not _serving(self.path):
             if self.process.poll() is not None:
                 pytest.fail(f"the daemon exited with {self.process.returncode} before mounting:\n"
                             + self.stderr.read_text(errors="replace"))
@@ -222,6 +222,16 @@ class ServedDirectory:
 
 
 Place = Mount | ServedDirectory
+
+
+def _serving(path: Path) -> bool:
+    """A live mount is on path. A killed daemon's stale mount (which the new daemon clears
+    first) may still answer stat from cached attributes, so ismount alone would say yes."""
+    try:
+        os.listdir(path)
+    except OSError:
+        return False
+    return os.path.ismount(path)
 
 
 def _still_listed(path: Path) -> bool:

@@ -29,6 +29,8 @@ GestureRun = Callable[[Page, "Locator | None", Gesture, float], Awaitable[None]]
 # A wheel turn scrolls this share of the viewport, as a person's page-sized flick does.
 WHEEL_SHARE = 0.9
 DEFAULT_VIEWPORT_HEIGHT = 720
+# Where the pointer goes to leave the page: outside the viewport, over no element.
+OFF_THE_PAGE = (-1, -1)
 # Scrolling to an end: the element's (or the page's) scroll position is set by script and
 # the page gets its scroll events, as after a drag of the scroll bar.
 _SCROLL_ELEMENT = """
@@ -212,12 +214,19 @@ async def right_click(page: Page, element: Locator | None, gesture: Gesture, tim
 
 
 async def hover(page: Page, element: Locator | None, gesture: Gesture, timeout: float) -> None:
+    """Onto an element, or onto words; given neither (explore's restoring, never a command:
+    the grammar wants one), the pointer leaves the page, so what it opened by hovering
+    (a `:hover` dropdown, a mouseleave that closes a mega menu) closes as a person's would."""
     if gesture.text:
         x, y = await _words_point(page, element, gesture)
         async with operations.raw_input(timeout, f"the pointer's move onto {gesture.text!r}"):
             await page.mouse.move(x, y)
         return
-    await _element(element, gesture).hover(timeout=timeout)
+    if element is None:
+        async with operations.raw_input(timeout, "the pointer's move off the page"):
+            await page.mouse.move(*OFF_THE_PAGE)
+        return
+    await element.hover(timeout=timeout)
 
 
 # What the page holds selected, spacing squashed.

@@ -452,8 +452,9 @@ class LiveTabs:
         tab = await self._tab_for(record.page_id)
         shows_now = self._shown_instead(record.page_id) if tab is None else None
         if shows_now is not None:
-            tab, record, meta, command, action, values = await self._moved_on(
-                record, shows_now, command, action, lines)
+            moved = await self._moved_on(record, shows_now, command, action, lines)
+            if moved is not None:
+                tab, record, meta, command, action, values = moved
         act = functools.partial(self._act_in, record=record, meta=meta, command=command,
                                 action=action, values=values, files=files, lines=lines)
         try:
@@ -528,16 +529,21 @@ class LiveTabs:
     async def _moved_on(
         self, record: PageRecord, current: str, command: ctl.Execute, action: dict[str, Any],
         lines: list[str],
-    ) -> tuple[str, PageRecord, dict[str, Any], ctl.Execute, dict[str, Any], dict[str, str]]:
+    ) -> tuple[str, PageRecord, dict[str, Any], ctl.Execute, dict[str, Any], dict[str, str]
+               ] | None:
         """A page whose tab shows another one now (current: a later state, a page it led
         to): the command goes to the same control (kind and label) there, named in the
         answer, so nothing typed into the tab is lost to a reopened copy; without one it is
-        refused with that page's address, nothing done."""
+        refused with that page's address, nothing done. A link not there is followed from the
+        page opened again (None), as a person goes back to a list to take its next item: the
+        tab that moved on keeps what it shows."""
         page, tab = record.page_id, self._tab_of[current]
         now = await trio.to_thread.run_sync(self.store.page, current)
         meta = await trio.to_thread.run_sync(self.store.page_meta, current)
         moved = f"tab {tab} showed {page} before and shows {current} now"
         object_id = _same_control(command.object_id, action, meta) if command.object_id else ""
+        if object_id is None and command.object_id.startswith("L"):
+            return None
         if now is None or object_id is None:
             raise Answer(
                 Outcome.FAILED,
@@ -614,7 +620,10 @@ class LiveTabs:
         label); returns the tab, the page it shows, its meta and the control's locator now."""
         page = record.page_id
         meta = await trio.to_thread.run_sync(self.store.page_meta, page)
-        why = f"{page} had no open tab" + (
+        moved_to = self._shown_instead(page)
+        tab_gone = (f"{page} is in no tab now (its tab moved on to {moved_to})" if moved_to
+                    else f"{page} had no open tab")
+        why = tab_gone + (
             " (it is a state made by an action: its URL is reopened as it loads now)"
             if meta.get("state_of")
             else ""

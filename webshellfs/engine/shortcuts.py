@@ -1,21 +1,27 @@
 """`search` and `choose`: one command where a person's way takes two or three, made of the
 engine's own `open` and `execute` (so their answers are the usual ones, after a line saying
 what the shortcut did). Which control to use is decided by webshellfs/explore/shortcuts.py;
-an explored site's map gives `search` its search page and `choose` what a menu was seen to do.
+an explored site's map gives `search` its search page and `choose` what a menu was seen to do:
+whether it opens on a click or on pointing at it (a hover menu, a mega menu), and which item
+of a nested menu holds the one asked for. Without a map the live page decides: a control by
+that label is clicked, anything else by those words (a link, a heading over a CSS dropdown) is
+pointed at.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import trio
 
 from webshellfs import ctl
+from webshellfs.browser.records import WordsNotShown
 from webshellfs.contract.addresses import PageId
 from webshellfs.contract.layout import clean_field
 from webshellfs.engine.inputs import action_title
 from webshellfs.errors import NotFoundError, UsageError
-from webshellfs.explore import map_address, site_of
+from webshellfs.explore import Behavior, map_address, site_of
 from webshellfs.explore.shortcuts import (
     Found,
     named,
@@ -30,6 +36,9 @@ if TYPE_CHECKING:
 __all__ = ["run_choose", "run_search"]
 
 LABELS_SHOWN = 12
+HOVER = "hover "  # how behaviors.tsv begins a control pointed at rather than clicked
+NESTED = " > "  # between a menu and its item that opened a submenu, in behaviors.tsv
+_IDS = re.compile(r"\b[LA]\d{4} ")
 
 
 async def _search_page(engine: Engine, url: str, lines: list[str]) -> str:
@@ -126,14 +135,57 @@ def _labels(meta: dict) -> str:  # type: ignore[type-arg]
     return shown + (f" … {len(labels) - LABELS_SHOWN} more" if len(labels) > LABELS_SHOWN else "")
 
 
-async def _recorded(engine: Engine, url: str, label: str) -> list[str]:
-    """What the site's map says the menu did when it was explored, if it was."""
+async def _recorded(engine: Engine, url: str) -> list[Behavior]:
+    """What the site's map says its controls did, if it was explored."""
     state = await trio.to_thread.run_sync(engine.explorer.saved, site_of(url))
-    for behavior in state.behaviors if state is not None else []:
-        if behavior.control.partition('"')[2].rstrip('"') == label:
-            return [f"the map says {behavior.control.partition(' ')[2]} {behavior.effect} "
-                    f"(explored on {behavior.page})"]
-    return []
+    return list(state.behaviors) if state is not None else []
+
+
+def _label(control: str) -> str:
+    """The label of the last control in a behaviour's `hover "Company" > L0004 link "About"`."""
+    return control.rpartition(NESTED)[2].rstrip('"').rpartition('"')[2]
+
+
+def _said(behavior: Behavior) -> str:
+    return (f"the map says {_IDS.sub('', behavior.control)} {behavior.effect} "
+            f"(explored on {behavior.page})")
+
+
+def _under(behaviors: list[Behavior], top: Behavior, item: str) -> str:
+    """The item of top's menu whose submenu holds item, as the map recorded it; "" if none."""
+    wanted = " ".join(item.split()).casefold()
+    for behavior in behaviors:
+        if behavior.control.startswith(top.control + NESTED) and any(
+                " ".join(words.split()).casefold() == wanted
+                for _, items in behavior.menu for words, _ in items):
+            return _label(behavior.control)
+    return ""
+
+
+async def _open(engine: Engine, page: PageId, words: str, meta: dict[str, Any], hover: bool,
+                used: set[str]) -> tuple[str, Any]:
+    """Open what reads `words` on page: a click on the control, or the pointer on the control,
+    link or words. Returns the line saying so and the outcome."""
+    live = engine.require_live("choose")
+    found = named(_without(meta, used), words, links=hover)
+    if found is None and not hover:
+        raise NotFoundError(f"no control on {page} is labelled {words!r}; its controls and "
+                            f"links: {_labels(meta)}")
+    if found is not None:
+        used.add(found.object_id)
+        what = action_title(found.object_id, found.record)
+        execute = ctl.Execute(page, found.object_id, gesture="hover" if hover else "")
+    else:
+        what = f'"{words}"'
+        execute = ctl.Execute(page, "", gesture="hover", text=words)
+    try:
+        outcome = await live.outcome_of(execute, engine.require_page(page))
+    except WordsNotShown as error:
+        raise NotFoundError(f"nothing on {page} reads {words!r} to point at ({error}); its "
+                            f"controls and links: {_labels(meta)}") from None
+    verb = "pointed at" if hover else "opened"
+    unchanged = " (unchanged)" if outcome.how == "unchanged" else ""
+    return f"{verb} {what} on {page} → {outcome.record.page_id}{unchanged}", outcome
 
 
 async def run_choose(engine: Engine, command: ctl.Choose) -> str:
@@ -141,39 +193,39 @@ async def run_choose(engine: Engine, command: ctl.Choose) -> str:
     record = engine.require_page(page)
     meta = await trio.to_thread.run_sync(engine.store.page_meta, page)
     menu = named(meta, command.menu, links=False)
-    if menu is None:
-        raise NotFoundError(f"no control on {page} is labelled {command.menu!r}; its controls "
-                            f"and links: {_labels(meta)}")
-    title = action_title(menu.object_id, menu.record)
-    if menu.record.get("kind") == "select":  # a list that shows its options already
+    if menu is not None and menu.record.get("kind") == "select":  # shows its options already
         execute = ctl.Execute(page, menu.object_id, (("value", command.item),))
+        title = action_title(menu.object_id, menu.record)
         return f"chose {command.item!r} in {title} on {page}\n" + await engine.command_execute(
             execute)
-    live = engine.require_live("choose")
-    lines = await _recorded(engine, record.url, str(menu.record.get("label", "")))
-    outcome = await live.outcome_of(ctl.Execute(page, menu.object_id), record)
+    engine.require_live("choose")
+    behaviors = await _recorded(engine, record.url)
+    wanted = " ".join(command.menu.split()).casefold()
+    top = next((b for b in behaviors if NESTED not in b.control
+                and _label(b.control).casefold() == wanted), None)
+    # Pointed at when the map saw it open so, or when no control has that label.
+    hover = top.control.startswith(HOVER) if top is not None else (
+        menu is None or menu.record.get("kind") == "hover")
+    lines = [_said(top)] if top is not None else []
+    used: set[str] = set()
+    line, outcome = await _open(engine, page, command.menu, meta, hover, used)
+    lines.append(line)
     opened = outcome.record.page_id
     if outcome.how == "page":
-        return "\n".join([*lines, f"opened {title} on {page}: it led to another page, "
-                          f"{opened} {outcome.record.url}; nothing chosen"]) + "\n"
-    lines.append(f"opened {title} on {page} → {opened}"
-                 + (" (unchanged)" if outcome.how == "unchanged" else ""))
-    # `Shoes > Trail shoe`: each step but the last opens a nested menu.
-    *steps, last = [step.strip() for step in command.item.split(" > ")]
-    used = {menu.object_id}
-    for step in steps:
-        meta = await trio.to_thread.run_sync(engine.store.page_meta, opened)
-        found = named(_without(meta, used), step)
-        if found is None:
-            raise NotFoundError("\n".join(lines) + f"\nno item reads {step!r} on {opened}; its "
-                                f"controls and links: {_labels(meta)}")
-        used.add(found.object_id)
-        before = engine.require_page(opened)
-        outcome = await live.outcome_of(ctl.Execute(opened, found.object_id), before)
-        lines.append(f"opened {action_title(found.object_id, found.record)} on {opened} → "
-                     f"{outcome.record.page_id}")
-        opened = outcome.record.page_id
+        return "\n".join([*lines, f"it led to another page, {opened} {outcome.record.url}; "
+                          "nothing chosen"]) + "\n"
+    # `Shoes > Trail shoe`: each step but the last opens a nested menu; the map may know
+    # which item's submenu holds the one asked for.
+    *steps, last = [step.strip() for step in command.item.split(NESTED)]
     state_meta = await trio.to_thread.run_sync(engine.store.page_meta, opened)
+    if not steps and top is not None and named(_without(state_meta, used), last) is None:
+        holder = _under(behaviors, top, last)
+        steps = [holder] if holder else []
+    for step in steps:
+        line, outcome = await _open(engine, opened, step, state_meta, hover, used)
+        lines.append(line)
+        opened = outcome.record.page_id
+        state_meta = await trio.to_thread.run_sync(engine.store.page_meta, opened)
     item = named(_without(state_meta, used), last)
     if item is None:
         raise NotFoundError("\n".join(lines) + f"\nno item reads {last!r} on {opened}; "

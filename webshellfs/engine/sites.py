@@ -1,13 +1,17 @@
 """`explore`: the engine's side of the exploration room (webshellfs/explore). It gives the room
 a `Driver` made of the engine's own paths — pages fetched and stored as `retrieve` stores them
 (in a browser tab closed at once, else over plain HTTP), controls tried through the live execute
-path (`LiveTabs.outcome_of`, which reopens the page first and compares the states) — and turns
-the command's options into a run.
+path (`LiveTabs.outcome_of`, which reopens a page that has no tab and compares the states), the
+page restored in its tab after a try as a person restores it (the pointer leaves the page,
+Escape) and reloaded only when that did not bring it back — and turns the command's options
+into a run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,6 +42,20 @@ __all__ = ["EngineDriver", "run_explore"]
 
 Keep = Callable[..., Awaitable[tuple[PageRecord, Any]]]
 MAP_FILE = "_map.md"
+# Statuses of a page some tab shows now (engine/live.py).
+SHOWN_STATUSES = frozenset({"active", "live"})
+# How a try is undone in the tab, in order, by how it was made; the page is reloaded for the
+# next try only when none of them brings it back. A gesture on no element: for hover, the
+# pointer leaves the page.
+RESTORE_STEPS: dict[bool, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    True: (("hover", ()), ("press", ("Escape",))),  # after pointing at something
+    False: (("press", ("Escape",)),),  # after a click
+}
+# How many lines that appeared a try reports (a page that redraws itself whole has thousands).
+APPEARED_LINES = 300
+# Object ids in a page's lines: two states of a page number their links and actions apart.
+_IDS = re.compile(r"\b([LAIT])\d{4}\b")
+_LINK_REF = re.compile(r"\[(L\d{4})\]")
 
 
 class EngineDriver:
@@ -52,6 +70,7 @@ class EngineDriver:
         self.live = live is not None
         self.robots = robots
         self.refuse_wall = refuse_wall
+        self._showing = ""  # the page the tab of the tries shows now ("" when it is closed)
 
     async def allowed(self, url: str) -> bool:
         return self.robots is None or await self.robots.allows(url)
@@ -64,34 +83,105 @@ class EngineDriver:
         record, page = await self.keep(capture, via="explore")
         return Loaded(record.page_id, capture.url, page)
 
-    async def try_control(self, page: str, action_id: str) -> Tried:
-        """Click the control on the page loaded afresh; any dialog it raises is dismissed, a
-        tab it opens is closed, and the tab is closed after (the next try reloads)."""
+    async def try_control(self, page: str, control: str, *, gesture: str = "", words: str = "",
+                          compare_with: str = "") -> Tried:
+        """Act on the control (an action or link id, "" with words) of the page, in its tab,
+        or in the tab that moved on from it, or on the page loaded afresh; gesture "" is the
+        control's own action (a click). Any dialog it raises is dismissed, a tab it opens is
+        closed; the tab is left showing the result (`restore` brings the page back).
+        compare_with: the page whose files the result's new lines are told against (default
+        page: a submenu is told against the menu it opened from)."""
         assert self.tabs is not None
         record = self.store.page(PageId(page))
         if record is None:
             return Tried("failed", note=f"no page {page}")
-        command = ctl.Execute(PageId(page), action_id, dialog="dismiss")
+        reloaded = record.status not in SHOWN_STATUSES and not self.tabs.moved_on_from(page)
+        command = ctl.Execute(PageId(page), control, gesture=gesture, text=words,
+                              dialog="dismiss")
         try:
             outcome = await self.tabs.outcome_of(command, record)
         except Answer as refused:
-            return Tried("failed", note=refused.text.splitlines()[0][:200])
+            return Tried("failed", note=refused.text.splitlines()[0][:200], reloaded=reloaded)
         except WebshellError as error:
-            return Tried("failed", note=str(error).splitlines()[0][:200])
+            return Tried("failed", note=str(error).splitlines()[0][:200], reloaded=reloaded)
         result = outcome.result
         for tab in result.new_tabs:
             with contextlib.suppress(FetchError, NotFoundError):
                 await self.tabs.browser.close_tab(tab)
-        with contextlib.suppress(FetchError):
-            await self.tabs.close(outcome.record)
         diff = outcome.diff
-        shown = outcome.record.page_id
+        shown = self._showing = outcome.record.page_id
         map_text = await trio.to_thread.run_sync(self.store.read_file, shown, MAP_FILE)
+        appeared = () if outcome.how in ("page", "unchanged") else await trio.to_thread.run_sync(
+            self._appeared, compare_with or page, shown)
         return Tried(
             outcome.how, shown, outcome.record.url, (*diff.changed, *diff.added, *diff.removed),
             tuple(d.message for d in result.dialogs), len(result.new_tabs),
-            (map_text or b"").decode("utf-8", "replace"),
+            (map_text or b"").decode("utf-8", "replace"), appeared=appeared, reloaded=reloaded,
         )
+
+    async def restore(self, page: str, shown: str, hovered: bool) -> bool:
+        """Bring page back in the tab that shows `shown` after a try: the pointer leaves the
+        page (after a hover), Escape; back when the tab's files equal page's again. If not,
+        the tab is closed (the next try reloads the page) and False is answered."""
+        assert self.tabs is not None
+        wanted = self._digest(page)
+        if shown == page or (wanted and self._digest(shown) == wanted):
+            return True
+        for gesture, keys in RESTORE_STEPS[hovered]:
+            record = self.store.page(PageId(shown))
+            if record is None or record.status not in SHOWN_STATUSES:
+                break  # its tab is gone (the pool's cap): nothing to undo in it
+            command = ctl.Execute(PageId(shown), "", gesture=gesture, keys=keys, dialog="dismiss")
+            try:
+                outcome = await self.tabs.outcome_of(command, record)
+            except (Answer, WebshellError):
+                break
+            shown = self._showing = outcome.record.page_id
+            if outcome.how == "page":
+                break
+            if wanted and self._digest(shown) == wanted:
+                return True
+        await self.done()
+        return False
+
+    async def done(self) -> None:
+        """The tries on a page are over (or it could not be restored): their tab is closed."""
+        assert self.tabs is not None
+        record = self.store.page(PageId(self._showing)) if self._showing else None
+        self._showing = ""
+        if record is not None:
+            with contextlib.suppress(FetchError):
+                await self.tabs.close(record)
+
+    def _digest(self, page: str) -> str:
+        return str(self.store.page_meta(page).get("digest") or "")
+
+    def _appeared(self, before: str, after: str) -> tuple[tuple[str, str, str], ...]:
+        """The lines of after's files that before's lack (ids aside), in order, each with its
+        file and the URL of its first link (in a thread: it reads the store)."""
+        old_meta, new_meta = self.store.page_meta(before), self.store.page_meta(after)
+        old_files = old_meta.get("files") or {}
+        links = new_meta.get("links") or {}
+        found: list[tuple[str, str, str]] = []
+        for path, digest in (new_meta.get("files") or {}).items():
+            if old_files.get(path) == digest or not path.endswith(".md") or path.startswith("_"):
+                continue
+            old = Counter(_IDS.sub(r"\1", line) for line in _lines(self.store, before, path))
+            for line in _lines(self.store, after, path):
+                key = _IDS.sub(r"\1", line)
+                if old[key] > 0:
+                    old[key] -= 1
+                    continue
+                ref = _LINK_REF.search(line)
+                found.append((path, line, str(links.get(ref.group(1), "")) if ref else ""))
+                if len(found) >= APPEARED_LINES:
+                    return tuple(found)
+        return tuple(found)
+
+
+def _lines(store: Store, page: str, path: str) -> list[str]:
+    data = store.read_file(page, path)
+    return (data or b"").decode("utf-8", "replace").splitlines()
 
 
 def _bounds(command: ctl.Explore, saved: SiteState | None) -> Bounds:

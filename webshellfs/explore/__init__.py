@@ -10,6 +10,7 @@ the store's whole-page writes hold for it as for any command; the compiler knows
       safety.py     what is never pressed, followed or sent (tables of words and rules)
       templates.py  a compiled page's structure: pages that share it are one template
       behaviors.py  what a control did, in one phrase
+      menus.py      what is pointed at (a menu bar's items), and a menu read from what appeared
       state.py      what an exploration knows, as JSON: a snapshot and a journal of steps
                     (one after every page and control: --resume)
       sitemap.py    the state as map.md and four TSV files
@@ -23,11 +24,12 @@ from webshellfs.explore.crawl import DEFAULT_BOUNDS, Driver, Explorer, Loaded, a
 from webshellfs.explore.notes import Explored, explored
 from webshellfs.explore.safety import site_of
 from webshellfs.explore.sitemap import SITES_TOP, map_address, site_directory
-from webshellfs.explore.state import Bounds, SiteState
+from webshellfs.explore.state import Behavior, Bounds, SiteState
 
 __all__ = [
     "DEFAULT_BOUNDS",
     "SITES_TOP",
+    "Behavior",
     "Bounds",
     "Driver",
     "Explored",

@@ -4,8 +4,10 @@
 disclosure), `changes: content/01-shoe.md`, `nothing`.
 
 It is read from what the engine's live execute path reports (a new page, a new state and its
-changed files, or nothing changed) and from the page as compiled before the click: the text
-the compiler marked `[hidden until A0004 …]` is what that control reveals.
+changed files, or nothing changed; the lines that appeared) and from the page as compiled
+before the click: the text the compiler marked `[hidden until A0004 …]` is what that control
+reveals. A menu is read from the lines that appeared in the navigation files (menus.py), so a
+mega menu's columns keep their headings: `opens menu: Footwear: Trail shoes, Boots · Gear: Tent`.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from webshellfs.contract.records import Action, CompiledPage
+from webshellfs.contract.records import CompiledPage
+from webshellfs.explore.menus import Menu, menu_of
 
-__all__ = ["Tried", "effect_of", "revealed_by"]
+__all__ = ["Tried", "effect_of", "menu_phrase", "revealed_by"]
 
 ITEMS_SHOWN = 8
+COLUMN_ITEMS_SHOWN = 4
 ITEM_CHARS = 40
 FILES_SHOWN = 4
 POPUP_REGIONS = frozenset({"popup"})
@@ -33,7 +37,10 @@ class Tried:
     how: page (another URL), state (the page changed), earlier (changed to a state seen
     before), unchanged, or failed (`note` says why); page/url: where the tab ended; changed:
     the files that changed, were added or removed; dialogs: what a JavaScript dialog said
-    (dismissed); new_tabs: tabs it opened (closed again); map_text: the result's _map.md."""
+    (dismissed); new_tabs: tabs it opened (closed again); map_text: the result's _map.md;
+    appeared: the lines of the result's files that the page before lacked, as (file, line,
+    the URL of its link or ""); reloaded: the page was loaded again to be tried (it had no
+    tab, or its tab had been closed)."""
 
     how: str
     page: str = ""
@@ -43,6 +50,8 @@ class Tried:
     new_tabs: int = 0
     map_text: str = ""
     note: str = ""
+    appeared: tuple[tuple[str, str, str], ...] = ()
+    reloaded: bool = False
 
 
 def revealed_by(page: CompiledPage, action_id: str) -> tuple[str, list[str]]:
@@ -60,13 +69,23 @@ def revealed_by(page: CompiledPage, action_id: str) -> tuple[str, list[str]]:
     return region, items
 
 
-def _listed(items: list[str]) -> str:
-    more = f" … {len(items) - ITEMS_SHOWN} more" if len(items) > ITEMS_SHOWN else ""
-    return ", ".join(items[:ITEMS_SHOWN]) + more
+def _listed(items: list[str], shown: int = ITEMS_SHOWN) -> str:
+    more = f" … {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
 
 
-def effect_of(page: CompiledPage, action: Action, tried: Tried) -> str:
-    """One phrase for what trying action on page did."""
+def menu_phrase(menu: Menu) -> str:
+    """`Careers, Press`, or a mega menu's columns: `Footwear: Trail shoes, Boots · Gear: Tent`."""
+    if not menu.headed:
+        return _listed([words for words, _ in menu.items])
+    return " · ".join(
+        (f"{heading}: " if heading else "")
+        + _listed([words for words, _ in items], COLUMN_ITEMS_SHOWN)
+        for heading, items in menu.columns)
+
+
+def effect_of(page: CompiledPage, control_id: str, tried: Tried, label: str = "") -> str:
+    """One phrase for what trying a control (its id on page, "" for words; its label) did."""
     if tried.how == "failed":
         return f"not tried: {tried.note}"
     said = "".join(f'; raised a dialog "{d[:ITEM_CHARS]}" (dismissed)' for d in tried.dialogs)
@@ -79,11 +98,14 @@ def effect_of(page: CompiledPage, action: Action, tried: Tried) -> str:
         return f'opens dialog "{modal.group(1)}"{said}'
     if tried.how == "unchanged":
         return f"nothing{said}"
-    region, items = revealed_by(page, action.id)
+    region, items = revealed_by(page, control_id) if control_id else ("", [])
     if region in POPUP_REGIONS and items:
         return f'opens dialog "{items[0]}"{said}'
     if items and region == "content":  # a tab's panel, a disclosure's text
         return f"shows: {_listed(items)}{said}"
+    menu = menu_of(tried.appeared, label)
+    if menu.items:
+        return f"opens menu: {menu_phrase(menu)}{said}"
     if items:
         return f"opens menu: {_listed(items)}{said}"
     changed = tried.changed

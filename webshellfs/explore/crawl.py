@@ -7,13 +7,17 @@ greppable at once. Its links are recorded; those that are safe (safety.py) and o
 into the frontier. The page gets a template (templates.py); on the first REPRESENTATIVES pages
 of a template the controls a person uses to move or reveal are tried, each once per template
 (once for the whole site when it sits in the site's chrome: a header's menu), through the
-engine's live execute path (`Driver.try_control`), which reloads the page first and reports
-what changed. A list's further items, once two of the same address shape (templates.py:
-numbers and a slug generalised) share a template, are put off until the rest of the site was walked (`state.later`): the bounds spend the walk on
-the site's other pages first, and those items not reached are listed with their template.
-A link that redirects is recorded with where it landed, and leads to the page stored there.
-Links past the depth bound are kept with their depth and path: a resume with a deeper bound
-follows them.
+engine's live execute path (`Driver.try_control`), which reports what changed: first what a
+person clicks, then what a person points at (the top navigation's items, swept as a pointer
+sweeps a menu bar, and the items of a small menu that opened: menus.py). After each try the
+page is restored in its tab as a person would (the pointer leaves, Escape); it is reloaded
+only when that did not bring it back. Links that only a menu showed are followed like any
+other. A list's further items, once two of the same address shape (templates.py: numbers and
+a slug generalised) share a template, are put off until the rest of the site was walked
+(`state.later`): the bounds spend the walk on the site's other pages first, and those items
+not reached are listed with their template. A link that redirects is recorded with where it
+landed, and leads to the page stored there. Links past the depth bound are kept with their
+depth and path: a resume with a deeper bound follows them.
 """
 
 from __future__ import annotations
@@ -27,13 +31,22 @@ from typing import Protocol
 import trio
 
 from webshellfs.contract.layout import clean_field, format_inputs
-from webshellfs.contract.records import Action, CompiledPage, Section
+from webshellfs.contract.records import Action, CompiledPage, Link, Section
 from webshellfs.errors import CompileError, FetchError, NotFoundError, UsageError
 from webshellfs.explore.behaviors import Tried, effect_of
+from webshellfs.explore.menus import (
+    HOVERS_PER_SITE,
+    Menu,
+    Pointed,
+    hover_candidates,
+    menu_of,
+    pointed_in,
+)
 from webshellfs.explore.safety import (
     control_refusal,
     is_candidate,
     link_refusal,
+    pointing_refusal,
     same_site,
     site_of,
 )
@@ -64,6 +77,9 @@ REQUESTS_PER_SECOND = 4.0
 # Seconds kept before the command's deadline: a step started later could be cut short.
 STOP_MARGIN = 15.0
 NAVIGATION_REGIONS = ("nav", "header")
+HOVER_KEY = "\thover\t"  # in the key of an item pointed at: `nav<TAB>hover<TAB>Products`
+# What a hover did that is not recorded: nothing, a restyling, a try that could not be made.
+UNTOLD_HOVERS = ("nothing", "changes:", "not tried:")
 CHROME = "boilerplate"
 # The map's files are rendered again at most this often during a walk (each render reads the
 # whole state), and always at a run's start and end.
@@ -101,7 +117,16 @@ class Driver(Protocol):
 
     async def load(self, url: str) -> Loaded: ...
 
-    async def try_control(self, page: str, action_id: str) -> Tried: ...
+    # Click (gesture "") or hover a control (an action or link id, or words) of the page; the
+    # tab is left on the result, whose new lines are told against compare_with (or page).
+    async def try_control(self, page: str, control: str, *, gesture: str = "", words: str = "",
+                          compare_with: str = "") -> Tried: ...
+
+    # Undo a try in the tab that shows `shown`; False when only a reload would (tab closed).
+    async def restore(self, page: str, shown: str, hovered: bool) -> bool: ...
+
+    # The tries on a page are over: their tab is closed.
+    async def done(self) -> None: ...
 
 
 class _Stop(Exception):
@@ -413,8 +438,20 @@ class Explorer:
 
     async def _try_controls(self, state: SiteState, loaded: Loaded, template: Template,
                             visit: Visit, stop_at: float) -> None:
-        """Try the page's controls not tried yet for its template (or the site's chrome);
-        `state.trying` is cleared once they all were."""
+        """Try the page's controls not tried yet for its template (or the site's chrome), then
+        point at its menus; `state.trying` is cleared once they all were."""
+        finished = await self._click_controls(state, loaded, template, visit, stop_at) and (
+            not self.driver.live
+            or await self._point_at_menus(state, loaded, template, visit, stop_at))
+        if self.driver.live:
+            await self.driver.done()
+        if finished:  # else out of time: `state.trying` stays, so a resume tries the rest
+            state.trying = ""
+
+    async def _click_controls(self, state: SiteState, loaded: Loaded, template: Template,
+                              visit: Visit, stop_at: float) -> bool:
+        """Click the controls a person uses to move or reveal, restoring the page after each;
+        False when time ran out first."""
         page = loaded.compiled
         tries = 0
         for action in page.actions:
@@ -433,21 +470,122 @@ class Explorer:
             if tries >= TRIES_PER_PAGE:
                 break
             if trio.current_time() >= stop_at:
-                return  # out of time: `state.trying` stays, so a resume tries the rest
+                return False
             tries += 1
-            await self._pace(state.site)
-            state.requests += 2  # the reload before the click, and the click
-            tried = await self.driver.try_control(loaded.page, action.id)
-            effect = effect_of(page, action, tried)
+            tried = await self._try(state, loaded.page, action.id)
+            effect = effect_of(page, action.id, tried, action.label)
             where = key.partition("\t")[0]
-            state.behaviors.append(Behavior(loaded.page, template.id, title, effect,
-                                            "content" if where == template.id else where))
+            menu = menu_of(tried.appeared, action.label)
+            self._record(state, loaded, template, title, effect,
+                         "content" if where == template.id else where, tried, visit,
+                         menu if effect.startswith("opens menu") else None)
+            await self._restore(loaded.page, _left_on(tried), hovered=False)
             state.tried.append(key)
-            self.report(f"{loaded.page} tried {title}: {effect}")
-            if tried.how == "page" and same_site(tried.url, state.site):
-                self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
             await self._save(state)
-        state.trying = ""
+        return True
+
+    async def _try(self, state: SiteState, page: str, control: str, *, gesture: str = "",
+                   words: str = "", compare_with: str = "") -> Tried:
+        """One try, paced and counted: the page loaded again for it (when its tab was
+        closed), and the page it led to, are requests to the site."""
+        await self._pace(state.site)
+        tried = await self.driver.try_control(page, control, gesture=gesture, words=words,
+                                              compare_with=compare_with)
+        state.requests += int(tried.reloaded) + int(tried.how == "page")
+        return tried
+
+    async def _restore(self, page: str, shown: str, hovered: bool) -> None:
+        """The page as it was before the try, in its tab (which shows `shown`: "" after a try
+        that failed or led to another page); else the tab is closed and the next try loads
+        the page again."""
+        if not shown:
+            await self.driver.done()
+        elif shown != page:
+            await self.driver.restore(page, shown, hovered)
+
+    def _record(self, state: SiteState, loaded: Loaded, template: Template, title: str,
+                effect: str, where: str, tried: Tried, visit: Visit,
+                menu: Menu | None = None) -> None:
+        state.behaviors.append(Behavior(loaded.page, template.id, title, effect, where,
+                                        menu.columns if menu is not None else ()))
+        self.report(f"{loaded.page} tried {title}: {effect}")
+        if tried.how == "page" and same_site(tried.url, state.site):
+            self._discovered(state, tried.url, visit, f"click {title} on {loaded.page}")
+        for _, items in (menu.columns if menu is not None else ()):
+            for words, url in items:
+                if url and not link_refusal(Link("", url, words, -1), state.site):
+                    self._discovered(state, url, visit, f'{title} > "{words}" on {loaded.page}')
+
+    async def _point_at_menus(self, state: SiteState, loaded: Loaded, template: Template,
+                              visit: Visit, stop_at: float) -> bool:
+        """Point at each top-level item of the page's menu bars (and at what answers to
+        hover), as a person sweeps a menu bar; what opens a menu is recorded with what it
+        holds, and a small menu's items are pointed at in turn for a submenu. A hover that
+        showed nothing (or only restyled the page) is not recorded. False when time ran out
+        first (a resume points at the rest)."""
+        page = loaded.compiled
+        for item in hover_candidates(page):
+            region = self._region_of(page, item)
+            key = f"{region or template.id}{HOVER_KEY}{item.words}"
+            if key in state.tried:
+                continue
+            if pointing_refusal(item.words):
+                state.tried.append(key)
+                continue
+            if sum(HOVER_KEY in tried for tried in state.tried) >= HOVERS_PER_SITE:
+                return True
+            if trio.current_time() >= stop_at:
+                return False
+            title = f"hover {item.title}"
+            tried = await self._try(state, loaded.page, item.object_id, gesture="hover",
+                                    words="" if item.object_id else item.words)
+            menu = menu_of(tried.appeared, item.words)
+            effect = effect_of(page, item.object_id, tried, item.words)
+            shown = _left_on(tried)
+            if effect.startswith("opens menu") and menu.items:
+                self._record(state, loaded, template, title, effect, region or "content",
+                             tried, visit, menu)
+                shown = await self._point_within(state, loaded, template, visit, shown,
+                                                 title, menu, region or "content")
+            elif not effect.startswith(UNTOLD_HOVERS):
+                self._record(state, loaded, template, title, effect, region or "content",
+                             tried, visit)
+            await self._restore(loaded.page, shown, hovered=True)
+            state.tried.append(key)
+            await self._save(state)
+        return True
+
+    async def _point_within(self, state: SiteState, loaded: Loaded, template: Template,
+                            visit: Visit, opened: str, title: str, menu: Menu,
+                            region: str) -> str:
+        """Point at each item of the menu that opened (on `opened`, the state showing it);
+        an item that opens a submenu is recorded as `hover "Company" > L0004 link "About
+        us"`. Returns the page the tab shows after."""
+        shown = opened
+        for item in pointed_in(menu):
+            if pointing_refusal(item.words):
+                continue
+            tried = await self._try(state, opened, item.object_id, gesture="hover",
+                                    words="" if item.object_id else item.words,
+                                    compare_with=opened)
+            shown = _left_on(tried)
+            if not shown:
+                break
+            submenu = menu_of(tried.appeared, item.words)
+            if submenu.items:
+                self._record(state, loaded, template, f"{title} > {item.title}", effect_of(
+                    loaded.compiled, "", tried, item.words), region, tried, visit, submenu)
+        return shown
+
+    @staticmethod
+    def _region_of(page: CompiledPage, item: Pointed) -> str:
+        """The chrome region an item pointed at belongs to (a menu bar's item: `nav`); "" for
+        a control in the page's own text (tried once per template)."""
+        action = next((a for a in page.actions if a.id == item.object_id), None)
+        if action is None:
+            return "nav"
+        section = _section_of(page, action.section)
+        return section.name if section is not None and section.kind == CHROME else ""
 
     @staticmethod
     def _discovered(state: SiteState, url: str, visit: Visit, step: str) -> None:
@@ -460,6 +598,12 @@ class Explorer:
             state.too_deep.append(found)
         else:
             state.queue.add(found)
+
+
+def _left_on(tried: Tried) -> str:
+    """The page a try left its tab showing, to be restored from; "" when there is none to
+    restore (it failed, or led to another page: the tab is closed)."""
+    return "" if tried.how in ("failed", "page") else tried.page
 
 
 def _section_of(page: CompiledPage, index: int) -> Section | None:

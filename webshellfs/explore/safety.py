@@ -13,7 +13,8 @@ from urllib.parse import unquote, urlsplit
 
 from webshellfs.contract.records import Action, Link
 
-__all__ = ["control_refusal", "is_candidate", "link_refusal", "same_site", "site_of"]
+__all__ = ["control_refusal", "is_candidate", "link_refusal", "pointing_refusal", "same_site",
+           "site_of"]
 
 # Leaving: logging out, or out of a subscription. A link reading so is never followed either.
 LEAVING = (
@@ -152,6 +153,13 @@ def control_refusal(action: Action) -> str:
     if action.context.startswith("form ") or " form A" in action.context:
         return "inside a form"
     return _reads(action.label, _CONTROL_RULES)
+
+
+def pointing_refusal(words: str) -> str:
+    """Why a menu item is never even pointed at ("" when it may be): words that read as
+    leaving, destroying, buying or taking a file, as a link's would (a hover may be all a
+    page's script waits for)."""
+    return _reads(words, _LINK_RULES)
 
 
 def is_candidate(action: Action) -> bool:

@@ -1,5 +1,6 @@
 """The map of an explored site as files, `_sites/<site>/`: map.md (the first read: small, with
-the details one file away), pages.tsv, templates.tsv, behaviors.tsv and paths.tsv.
+the details one file away), pages.tsv, templates.tsv, behaviors.tsv, menus.tsv (every item
+of every menu opened, with its address) and paths.tsv.
 
 Pure rendering from the state; the store keeps the files with the state in one write.
 """
@@ -26,6 +27,7 @@ SECTION_TITLES = 3
 TEMPLATES_SHOWN = 12
 FORMS_SHOWN = 8
 BEHAVIORS_SHOWN = 15
+MENUS_SHOWN = 10
 SKIPS_SHOWN = 6
 TITLE_CHARS = 50
 
@@ -140,14 +142,31 @@ def _forms(state: SiteState) -> list[str]:
     return lines
 
 
+def _menus(state: SiteState) -> list[str]:
+    """What each menu holds, a mega menu's columns by heading (cut; all of it in menus.tsv)."""
+    menus = [b for b in state.behaviors if b.menu]
+    if not menus:
+        return []
+    lines = ["## Menus (what each opens: hover = on pointing, else on a click; every item "
+             "with its address in menus.tsv)"]
+    for behavior in menus[:MENUS_SHOWN]:
+        lines.append(f"- {behavior.page} {behavior.control} [{behavior.where}]: "
+                     f"{behavior.effect}")
+    lines += _more(len(menus), MENUS_SHOWN, "menus.tsv")
+    return lines
+
+
 def _behaviors(state: SiteState) -> list[str]:
-    lines = ["## Menus and controls (each tried once; where: the chrome region or a template)"]
-    for behavior in state.behaviors[:BEHAVIORS_SHOWN]:
+    lines = ["## Controls (each tried once; where: the chrome region or a template)"]
+    others = [b for b in state.behaviors if not b.menu]
+    for behavior in others[:BEHAVIORS_SHOWN]:
         where = behavior.where if behavior.where != "content" else behavior.template
         lines.append(f"- {behavior.page} {behavior.control} [{where}]: {behavior.effect}")
     if not state.behaviors:
         lines.append("- none tried (no live browser, or no menus, tabs or disclosures)")
-    lines += _more(len(state.behaviors), BEHAVIORS_SHOWN, "behaviors.tsv")
+    elif not others:
+        lines.append("- none but the menus above")
+    lines += _more(len(others), BEHAVIORS_SHOWN, "behaviors.tsv")
     return lines
 
 
@@ -175,13 +194,13 @@ def render_map(state: SiteState) -> str:
         + (f" · depth: {len(state.too_deep)} addresses deeper than --depth "
            f"{state.bounds.depth} not followed" if state.too_deep else ""),
         "files here: pages.tsv (every address, its page and template), templates.tsv, "
-        "behaviors.tsv (what each control did, what was skipped), paths.tsv (the clicks to "
-        "each page)",
+        "behaviors.tsv (what each control did, what was skipped), menus.tsv (what each menu "
+        "holds), paths.tsv (the clicks to each page)",
     ]
     parts = [head, _navigation(state), _sections(state),
              _templates(state, counts, listed, _addresses(state)), _forms(state),
-             _behaviors(state), _skips(state)]
-    return "\n\n".join("\n".join(part) for part in parts) + "\n"
+             _menus(state), _behaviors(state), _skips(state)]
+    return "\n\n".join("\n".join(part) for part in parts if part) + "\n"
 
 
 def _not_visited(state: SiteState) -> list[tuple[Visit, str]]:
@@ -217,5 +236,9 @@ def render_files(state: SiteState) -> dict[str, bytes]:
                  [(p.url, p.page, " > ".join(p.path)) for p in state.pages.values()
                   if p.status == "stored" or p.status.startswith("redirects")]
                  + [(v.url, "", " > ".join(v.path)) for v, why in waiting if why == "listed"])
+    menus = _tsv(("page", "menu", "column", "item", "url"),
+                 ((b.page, b.control, heading, words, url) for b in state.behaviors
+                  for heading, items in b.menu for words, url in items))
     return {MAP_FILE: render_map(state).encode("utf-8"), "pages.tsv": pages,
-            "templates.tsv": templates, "behaviors.tsv": behaviors, "paths.tsv": paths}
+            "templates.tsv": templates, "behaviors.tsv": behaviors, "menus.tsv": menus,
+            "paths.tsv": paths}

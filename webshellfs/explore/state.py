@@ -91,9 +91,11 @@ class Behavior:
 
     page: str
     template: str
-    control: str  # `A0004 button "More"`
+    control: str  # `A0004 button "More"`, `hover L0003 link "Products"`
     effect: str
     where: str  # site-wide chrome (`nav`) or the template's content ("content")
+    # What a menu it opened holds: columns of (heading or "", items as (words, URL or "")).
+    menu: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ USER_AGENT = f"webshellfs/{__version__} (+search; a filesystem of compiled web p
 # The one sentence every backend error ends with, so a user always knows the way out.
 HOW_TO_CHOOSE = (
     "Choose another backend with --search NAME[=URL] or the WEBSHELL_SEARCH variable "
-    "(ddgs, searxng=URL, serper, brave, local=INDEX); `open URL` works without search."
+    "(ddgs, searxng=URL, serper, brave, local=INDEX); `open URL` works without search, and "
+    "so do a site's own search box (`search PAGE WORDS`) and its map (`explore URL`)."
 )
 
 _TAGS = re.compile(r"<[^>]{0,200}>")
