@@ -2,7 +2,8 @@
 redirects is recorded with where it landed, and two such links are one page; pages whose
 addresses differ by a slug are one template and the map names their address; a list's further
 items (by number or by slug) are put off until the rest of the site was walked, and listed
-when a bound stops it first; a resume with a deeper --depth follows the links kept past the old one."""
+when a bound stops it first; a resume with a deeper --depth follows the links kept past the
+old one."""
 
 from __future__ import annotations
 
