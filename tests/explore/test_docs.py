@@ -49,6 +49,9 @@ def test_redirects_slugs_and_a_lists_items(tmp_path: Path, docs: DocsSite) -> No
             assert pages[old][4] == history[4]
             assert pages[old][5] == f"redirects → {docs.url('/guide/history.html')}"
         assert [row[4] for row in pages.values()].count(history[4]) == 3
+        # … and the cache holds it once: the second redirect was not stored again.
+        cached = [row for row in rows(engine, "_pages.tsv") if "/guide/history.html" in row[-1]]
+        assert len(cached) == 1, cached
         assert sum(1 for row in pages.values() if row[5] == "stored") == 15
         paths = by_path(engine, f"{site}/paths.tsv")
         assert paths["/guide/history.html"][1] == paths["/moved/intro"][1] == history[4]

@@ -4,6 +4,7 @@ controls not tried yet, and none is tried twice."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -13,7 +14,7 @@ import trio
 from tests.explore.shop_site import page_for
 from webshellfs.compiler import compile_page
 from webshellfs.errors import FetchError
-from webshellfs.explore import Bounds, Explorer, Loaded, Tried
+from webshellfs.explore import Bounds, Explorer, Loaded, Tried, nothing_stored
 from webshellfs.store import Store
 
 START = "http://shop.example/index.html"
@@ -38,7 +39,7 @@ class ShopDriver:
     async def allowed(self, url: str) -> bool:
         return True
 
-    async def load(self, url: str) -> Loaded:
+    async def load(self, url: str, stored: Callable[[str], bool] = nothing_stored) -> Loaded:
         body = page_for(urlsplit(url).path, {})
         if body is None:
             raise FetchError(f"HTTP 404 for {url}")

@@ -27,11 +27,13 @@ from webshellfs.explore import (
     DEFAULT_BOUNDS,
     Bounds,
     Explorer,
+    Landed,
     Loaded,
     SiteState,
     Tried,
     answer,
     map_address,
+    nothing_stored,
     site_of,
 )
 from webshellfs.fetch import Capture, Fetcher
@@ -75,8 +77,11 @@ class EngineDriver:
     async def allowed(self, url: str) -> bool:
         return self.robots is None or await self.robots.allows(url)
 
-    async def load(self, url: str) -> Loaded:
+    async def load(self, url: str, stored: Callable[[str], bool] = nothing_stored) -> Loaded:
         capture = await self.fetcher.fetch(url)
+        landed = capture.url.partition("#")[0]
+        if landed != url and stored(landed):
+            raise Landed(landed)
         self.refuse_wall(capture)
         if not supported_type(capture.content_type):
             raise FetchError(f"{media_type(capture.content_type)}, not a document")

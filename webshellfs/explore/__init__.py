@@ -20,7 +20,15 @@ the store's whole-page writes hold for it as for any command; the compiler knows
 from __future__ import annotations
 
 from webshellfs.explore.behaviors import Tried
-from webshellfs.explore.crawl import DEFAULT_BOUNDS, Driver, Explorer, Loaded, answer
+from webshellfs.explore.crawl import (
+    DEFAULT_BOUNDS,
+    Driver,
+    Explorer,
+    Landed,
+    Loaded,
+    answer,
+    nothing_stored,
+)
 from webshellfs.explore.notes import Explored, explored
 from webshellfs.explore.safety import site_of
 from webshellfs.explore.sitemap import SITES_TOP, map_address, site_directory
@@ -34,12 +42,14 @@ __all__ = [
     "Driver",
     "Explored",
     "Explorer",
+    "Landed",
     "Loaded",
     "SiteState",
     "Tried",
     "answer",
     "explored",
     "map_address",
+    "nothing_stored",
     "site_directory",
     "site_of",
 ]

@@ -67,7 +67,7 @@ from webshellfs.explore.state import (
 from webshellfs.explore.templates import address_shape, outline, signature
 from webshellfs.store import Store
 
-__all__ = ["DEFAULT_BOUNDS", "Driver", "Explorer", "Loaded", "answer"]
+__all__ = ["DEFAULT_BOUNDS", "Driver", "Explorer", "Landed", "Loaded", "answer", "nothing_stored"]
 
 DEFAULT_BOUNDS = Bounds(pages=100, depth=4, seconds=60.0)
 REPRESENTATIVES = 2  # pages of a template whose controls are tried
@@ -108,6 +108,18 @@ class Loaded:
     compiled: CompiledPage
 
 
+class Landed(Exception):
+    """A load that redirected to a page the walk had stored: nothing was stored again."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.url = url
+
+
+def nothing_stored(url: str) -> bool:
+    return False
+
+
 class Driver(Protocol):
     """What an exploration asks of the engine (engine/sites.py gives it)."""
 
@@ -115,7 +127,9 @@ class Driver(Protocol):
 
     async def allowed(self, url: str) -> bool: ...
 
-    async def load(self, url: str) -> Loaded: ...
+    # Fetch and store the page; when it lands elsewhere, on an address `stored` says the walk
+    # has a page for, raise Landed instead of storing it a second time.
+    async def load(self, url: str, stored: Callable[[str], bool] = nothing_stored) -> Loaded: ...
 
     # Click (gesture "") or hover a control (an action or link id, or words) of the page; the
     # tab is left on the result, whose new lines are told against compare_with (or page).
@@ -316,7 +330,11 @@ class Explorer:
         await self._pace(state.site)
         state.requests += 1
         try:
-            loaded = await self.driver.load(visit.url)
+            loaded = await self.driver.load(visit.url, lambda url: bool(
+                (known := state.pages.get(url)) is not None and known.page))
+        except Landed as landed:  # another link redirected there before
+            self._redirected(state, visit, state.pages[landed.url])
+            return
         except (FetchError, CompileError, UsageError, NotFoundError) as error:
             entry.status = "failed: " + clean_field(str(error)).split(";")[0][:200]
             state.pages[visit.url] = entry
@@ -330,9 +348,8 @@ class Explorer:
             return
         landed = loaded.url.partition("#")[0]
         first = state.pages.get(landed) if landed != visit.url else None
-        if first is not None and first.page:  # another link redirected here before
-            state.pages[visit.url] = replace(first, url=visit.url, depth=visit.depth,
-                                             status=f"redirects → {landed}", path=visit.path)
+        if first is not None and first.page:  # stored again by a driver that did not check
+            self._redirected(state, visit, first)
             return
         template = self._template_of(state, page, loaded.url)
         entry = replace(entry, status="stored", template=template.id)
@@ -352,6 +369,12 @@ class Explorer:
             template.representatives.append(loaded.page)
             state.trying = loaded.page
             await self._try_controls(state, loaded, template, visit, stop_at)
+
+    @staticmethod
+    def _redirected(state: SiteState, visit: Visit, first: PageEntry) -> None:
+        """visit's address led to a page stored before: it is that page."""
+        state.pages[visit.url] = replace(first, url=visit.url, depth=visit.depth,
+                                         status=f"redirects → {first.url}", path=visit.path)
 
     async def _try_again(self, state: SiteState, visit: Visit, entry: PageEntry,
                          stop_at: float) -> None:
