@@ -342,6 +342,9 @@ async def main(args: argparse.Namespace) -> None:
                                      "--pages 1000 --depth 10 --time 580"))
                 print()
                 print("\n".join(clock.table()))
+            else:
+                print(f"\n(no documentation site at {args.docs}: `apt-get install gnuplot-doc` "
+                      "installs the default one)")
             print("\n| task | without map: commands, reads, bytes | with the map: commands, "
                   "reads, bytes |")
             print("|---|---|---|")
