@@ -29,7 +29,8 @@ def test_the_shop_explored_live(tmp_path: Path, browser: Browser, shop: ShopSite
             "site so far: 19 pages stored, 0 listed by their address, 5 templates, 5 behaviours, "
             "3 forms, 6 things skipped for safety",
             "finished: every address within the bounds was visited",
-            f"map: {site}/map.md (pages.tsv, templates.tsv, behaviors.tsv, paths.tsv beside it)",
+            f"map: {site}/map.md (pages.tsv, templates.tsv, behaviors.tsv, menus.tsv, "
+            "paths.tsv beside it)",
             f"next: cat {site}/map.md",
         ]
         # Nothing unsafe reached the server: no form, no POST, no logout, no download, nothing

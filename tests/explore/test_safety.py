@@ -52,7 +52,8 @@ def test_links_that_leave_the_site_or_change_something_are_never_followed(
     assert link_refusal(link(url, text), SITE) == why
 
 
-@pytest.mark.parametrize("text", ["Orders", "Products", "Post office hours", "Blog posts"])
+@pytest.mark.parametrize("text", ["Orders", "Products", "Post office hours", "Blog posts",
+                                  "Print", "Printer-friendly version"])
 def test_ordinary_links_are_followed(text: str) -> None:
     assert link_refusal(link("https://www.shop.example/page", text), SITE) == ""
 
@@ -67,6 +68,7 @@ def test_ordinary_links_are_followed(text: str) -> None:
     ("Send", 'commits: reads "send"'),
     ("Publicar comentario", 'commits: reads "publicar"'),
     ("Opslaan", 'commits: reads "opslaan"'),
+    ("Print this page", 'prints: reads "print"'),
 ])
 def test_destructive_and_committing_controls_are_never_pressed(label: str, why: str) -> None:
     assert control_refusal(button(label)) == why

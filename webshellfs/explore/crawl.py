@@ -653,8 +653,8 @@ def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: boo
         lines.append("finished: every address within the bounds was visited")
     else:
         lines.append("not finished: `explore --resume` continues where it stopped")
-    lines.append(f"map: {site_map}/map.md (pages.tsv, templates.tsv, behaviors.tsv, paths.tsv "
-                 "beside it)")
+    lines.append(f"map: {site_map}/map.md (pages.tsv, templates.tsv, behaviors.tsv, menus.tsv, "
+                 "paths.tsv beside it)")
     lines.append(f"next: cat {site_map}/map.md")
     return "\n".join(lines) + "\n"
 

@@ -59,15 +59,17 @@ COMMITTING = (
     "verzenden", "versturen", "plaatsen", "publiceren", "abonneren", "opslaan", "bevestigen",
     "accepteren",
 )
-# Taking a file away or printing, rather than reading a page.
+# Taking a file away rather than reading a page.
 FILE_WORDS = (
-    "download", "print", "herunterladen", "drucken", "descargar", "imprimir", "télécharger",
-    "imprimer", "pobierz", "drukuj", "scarica", "stampa", "baixar", "transferir",
-    "downloaden", "afdrukken",
+    "download", "herunterladen", "descargar", "télécharger", "pobierz", "scarica", "baixar",
+    "transferir", "downloaden",
 )
+# Printing: a button opens the print dialog; a link so named is only a page (a manual's page
+# on its own `print` command, a printer-friendly copy), so links are not refused for it.
+PRINT_WORDS = ("print", "drucken", "imprimir", "imprimer", "drukuj", "stampa", "afdrukken")
 REFUSED_CONTROL_WORDS = {
     "leaves": LEAVING, "destroys": DESTROYING, "buys": BUYING, "commits": COMMITTING,
-    "takes a file": FILE_WORDS,
+    "takes a file": FILE_WORDS, "prints": PRINT_WORDS,
 }
 REFUSED_LINK_WORDS = {
     "leaves": LEAVING, "destroys": DESTROYING, "buys": BUYING, "takes a file": FILE_WORDS,
@@ -75,7 +77,7 @@ REFUSED_LINK_WORDS = {
 # The same, as words of an address's path or query (`/logout`, `?action=delete`).
 REFUSED_ADDRESS_WORDS = frozenset({
     "logout", "log-out", "logoff", "signout", "sign-out", "unsubscribe", "delete", "remove",
-    "destroy", "checkout", "download", "print", "abmelden",
+    "destroy", "checkout", "download", "abmelden",
 })
 # Files that are downloads, not pages to read.
 DOWNLOAD_EXTENSIONS = frozenset({
