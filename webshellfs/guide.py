@@ -127,7 +127,8 @@ Old pages and states stay readable; the tab now shows the result, and `@` names 
 earlier state of a live tab acts on the same control (kind and label) where the tab is now
 (`earlier: …` in the answer), never in a new tab, so nothing typed is lost (a link no longer
 there is followed from the page opened again); acting on a stored page reopens its URL and acts
-only if the control is still there. In a new state a control keeps its id; new controls get new ids.
+only if the control is still there. In a new state a control or link keeps its id; new ones get
+new ids.
 
 `focus N0001` recaptures a live tab; `close N0001` closes it (the page stays). JSON a page fetched
 while loading and files it downloaded are kept in resources/ (resources.tsv); lists of records

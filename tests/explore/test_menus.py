@@ -94,7 +94,7 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
             "nav", "opens menu: Footwear: Trail shoes, Boots, Sandals · Clothing: Rain jacket, "
             "Fleece · Gear: Tent, Stove, Head torch")
         assert behaviors['hover "Company"'] == ("nav", "opens menu: About us, Jobs, Log out")
-        assert behaviors['hover "Company" > L0004 link "About us"'] == (
+        assert behaviors['hover "Company" > L0013 link "About us"'] == (
             "nav", "opens menu: Our team, History")
         assert behaviors['A0001 button "Brands"'] == (
             "nav", "opens menu: Our own: Ridge, Tarn · Partners: Fellwear, Cairn")
@@ -115,13 +115,13 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
         items = {(row[1], row[2], row[3]): urlsplit(row[4]).path
                  for row in rows(engine, f"{site}/menus.tsv")}
         assert items[('hover L0003 link "Products"', "Gear", "Head torch")] == "/p/head-torch.html"
-        assert items[('hover "Company" > L0004 link "About us"', "", "Our team")] == "/team.html"
+        assert items[('hover "Company" > L0013 link "About us"', "", "Our team")] == "/team.html"
         assert items[('A0002 button "Account"', "", "Settings")] == "/settings.html"
         # Links only a menu showed were followed like any, with the pointing in their path.
         pages = {urlsplit(row[0]).path: row for row in rows(engine, f"{site}/pages.tsv")}
         assert all(pages[path][5] == "stored" for path in ONLY_IN_MENUS)
         paths = {urlsplit(row[0]).path: row[2] for row in rows(engine, f"{site}/paths.tsv")}
-        assert re.fullmatch(r'open .*/index\.html > hover "Company" > L0004 link "About us" > '
+        assert re.fullmatch(r'open .*/index\.html > hover "Company" > L0013 link "About us" > '
                             r'"Our team" on N0001', paths["/team.html"])
         # Restored by the pointer leaving or by Escape, never reloaded: each page was loaded
         # once, and the start page once more for its first try (its load's tab is closed).

@@ -7,11 +7,11 @@ PDF, JSON, CSV, text, markdown and images through nonhtml.py.
 from __future__ import annotations
 
 from webshellfs.compiler import walker
-from webshellfs.compiler.identity import KnownAction, PriorActions
+from webshellfs.compiler.identity import KnownAction, KnownLink, PriorActions
 from webshellfs.compiler.nonhtml import compile_nonhtml
 from webshellfs.contract.records import CompiledPage
 
-__all__ = ["KnownAction", "PriorActions", "compile_page"]
+__all__ = ["KnownAction", "KnownLink", "PriorActions", "compile_page"]
 
 
 def compile_page(

@@ -15,7 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
-from webshellfs.compiler.identity import ActionIds, PriorActions
+from webshellfs.compiler.identity import ActionIds, LinkIds, PriorActions
 from webshellfs.contract.addresses import format_object_id
 from webshellfs.contract.records import (
     Action,
@@ -102,6 +102,7 @@ class PageBuilder:
         ids are kept; see identity.py)."""
         self.url = url
         self._action_ids = ActionIds(prior)
+        self._link_ids = LinkIds(prior)
         self.base_url = url
         self.title = ""
         self.lang = ""
@@ -171,7 +172,7 @@ class PageBuilder:
         self, url: str, text: str, same_page_fragment: str = "", locator: str = ""
     ) -> str:
         """Register a link; a same-page `#fragment` link is tied to its target section at build."""
-        link_id = format_object_id("L", len(self.links) + 1)
+        link_id = self._link_ids.claim(url, text, locator)
         self.links.append(Link(link_id, url, text, self.current, locator=locator))
         if same_page_fragment:
             self._link_fragments[link_id] = same_page_fragment
@@ -323,6 +324,7 @@ class PageBuilder:
             images=shifted(self.images),
             actions=shifted(self.actions),
             next_action=self._action_ids.next_number,
+            next_link=self._link_ids.next_number,
             focus=self.focus,
             facts=tuple(self.facts),
             resources=tuple(self.resources),

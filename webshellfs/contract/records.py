@@ -161,7 +161,8 @@ class CompiledPage:
     `anchors` maps each element id (`#fragment`) to the section it sits in, for `resolve`.
     `notes` says what was cut or could not be read (truncation, limits reached, charset guesses);
     the layout prints them in `_map.md`, so nothing is dropped silently. `next_action`: the
-    lowest action number no state of this page has used (compiler/identity.py). `focus`: the
+    lowest action number no state of this page has used (compiler/identity.py), `next_link` the
+    same for links. `focus`: the
     mention of the control that had keyboard focus in a live capture (`[A0004 q: text "Search"]`).
     """
 
@@ -178,4 +179,5 @@ class CompiledPage:
     anchors: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = field(default=())
     next_action: int = 1
+    next_link: int = 1
     focus: str = ""

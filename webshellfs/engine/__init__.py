@@ -458,7 +458,7 @@ class Engine:
         page = compiled.page
         # files/digest: what the next state is compared with; state_of: the page it is a state of.
         meta = {**page_meta(page, capture), "files": compiled.digests, "digest": compiled.digest,
-                "next_action": page.next_action}
+                "next_action": page.next_action, "next_link": page.next_link}
         if state is not None:
             meta["state_of"] = state.previous
         store_it = functools.partial(

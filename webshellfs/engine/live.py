@@ -36,7 +36,7 @@ from webshellfs.browser import (
     TabGone,
 )
 from webshellfs.browser.records import WordsNotShown
-from webshellfs.compiler import KnownAction, PriorActions
+from webshellfs.compiler import KnownAction, KnownLink, PriorActions
 from webshellfs.contract.layout import (
     MAP_FILE,
     RESOURCE_COLUMNS,
@@ -858,7 +858,7 @@ def _locators_of(page: Any) -> dict[str, str]:
 
 
 def prior_actions(meta: Mapping[str, Any]) -> PriorActions:
-    """A stored page's actions as the next state of it keeps their ids."""
+    """A stored page's actions and links as the next state of it keeps their ids."""
     actions = meta.get("actions") or {}
     known = tuple(
         KnownAction(action_id, str(a.get("kind", "")), str(a.get("control", "")),
@@ -866,7 +866,14 @@ def prior_actions(meta: Mapping[str, Any]) -> PriorActions:
         for action_id, a in actions.items()
     )
     used = max((int(action_id[1:]) for action_id in actions), default=0) + 1
-    return PriorActions(known, max(used, int(meta.get("next_action") or 1)))
+    urls = meta.get("links") or {}
+    texts, locators = meta.get("link_texts") or {}, meta.get("link_locators") or {}
+    links = tuple(KnownLink(link_id, str(url), str(texts.get(link_id, "")),
+                            str(locators.get(link_id, "")))
+                  for link_id, url in urls.items())
+    links_used = max((int(link_id[1:]) for link_id in urls), default=0) + 1
+    return PriorActions(known, max(used, int(meta.get("next_action") or 1)),
+                        links, max(links_used, int(meta.get("next_link") or 1)))
 
 
 HISTORY_GESTURES = frozenset({"back", "forward"})
