@@ -38,6 +38,28 @@ def page_html(title: str, body: str) -> bytes:
     ).encode()
 
 
+class LoopbackServer:
+    """An HTTP server on 127.0.0.1 (port 0: any free one) answering in a thread of its own,
+    for the fixture sites: `base`, `url(path)`, `close()`."""
+
+    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler], port: int = 0,
+                 name: str = "site") -> None:
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._server.daemon_threads = True
+        self.base = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
+                                        name=name)
+        self._thread.start()
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
 def send_body(
     handler: BaseHTTPRequestHandler, status: HTTPStatus, content_type: str, body: bytes
 ) -> None:

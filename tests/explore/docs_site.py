@@ -8,12 +8,11 @@ examples (/example/<n>.html) whose further items an exploration puts off.
 
 from __future__ import annotations
 
-import threading
 from functools import partial
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from tests.site import send_body
+from tests.site import LoopbackServer, send_body
 
 GUIDES = {"intro": "Introduction", "install": "Installing", "usage": "Everyday usage",
           "history": "History"}
@@ -82,24 +81,10 @@ class _Handler(BaseHTTPRequestHandler):
             send_body(self, HTTPStatus.OK, "text/html; charset=utf-8", body)
 
 
-class DocsSite:
+class DocsSite(LoopbackServer):
     """The manual on 127.0.0.1. Attributes: base, requests (paths in arrival order)."""
 
     def __init__(self) -> None:
         self.requests: list[str] = []
         handler = type("Handler", (_Handler,), {"requests": self.requests})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler))
-        self._server.daemon_threads = True
-        host, port = self._server.server_address[:2]
-        self.base = f"http://{host}:{port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="docs-site")
-        self._thread.start()
-
-    def url(self, path: str) -> str:
-        return self.base + path
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        super().__init__(partial(handler), 0, "docs-site")

@@ -25,11 +25,11 @@ import sys
 import threading
 from functools import partial
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tests.site import send_body
+from tests.site import LoopbackServer, send_body
 
 MENUS_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "explore" / "menus"
 # Pages linked from the menus, by path: their titles.
@@ -104,22 +104,13 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, "text/html; charset=utf-8", b"<!DOCTYPE html><p>Done.</p>")
 
 
-class MenuSite:
+class MenuSite(LoopbackServer):
     """The menu site on 127.0.0.1. Attributes: base, requests (method, path) in arrival order."""
 
     def __init__(self, port: int = 0) -> None:
         self.requests: list[tuple[str, str]] = []
         handler = type("Handler", (_Handler,), {"requests": self.requests})
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler))
-        self._server.daemon_threads = True
-        host, bound = self._server.server_address[:2]
-        self.base = f"http://{host}:{bound}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="menu-site")
-        self._thread.start()
-
-    def url(self, path: str) -> str:
-        return self.base + path
+        super().__init__(partial(handler), port, "menu-site")
 
     def trapped(self) -> list[tuple[str, str]]:
         """The requests no safe exploration sends: any POST, and any GET of a trap."""
@@ -130,11 +121,6 @@ class MenuSite:
         """GET requests for pages (robots.txt and 404s left out)."""
         return sum(1 for method, path in self.requests
                    if method == "GET" and page_for(urlsplit(path).path) is not None)
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
 
 if __name__ == "__main__":

@@ -17,11 +17,11 @@ import threading
 import time
 from functools import partial
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from tests.site import send_body
+from tests.site import LoopbackServer, send_body
 
 SHOP_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "explore" / "shop"
 PRODUCTS = {n: (name, 40 + 5 * n) for n, name in enumerate(
@@ -129,33 +129,19 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, "text/html; charset=utf-8", b"<!DOCTYPE html><p>Done.</p>")
 
 
-class ShopSite:
+class ShopSite(LoopbackServer):
     """The shop on 127.0.0.1. Attributes: base, requests (method, path) in arrival order.
     delay: seconds every page waits before it is sent (to catch an exploration mid-way)."""
 
     def __init__(self, delay: float = 0.0, port: int = 0) -> None:
         self.requests: list[tuple[str, str]] = []
         handler = type("Handler", (_Handler,), {"requests": self.requests, "delay": delay})
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), partial(handler))
-        self._server.daemon_threads = True
-        host, bound = self._server.server_address[:2]
-        self.base = f"http://{host}:{bound}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="shop-site")
-        self._thread.start()
-
-    def url(self, path: str) -> str:
-        return self.base + path
+        super().__init__(partial(handler), port, "shop-site")
 
     def trapped(self) -> list[tuple[str, str]]:
         """The requests no safe exploration sends: any POST, and any GET of a trap."""
         return [(method, path) for method, path in self.requests
                 if method != "GET" or urlsplit(path).path.startswith(TRAPS)]
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
 
 if __name__ == "__main__":

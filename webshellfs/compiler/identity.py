@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from webshellfs.contract.addresses import format_object_id
 
@@ -49,25 +50,32 @@ class PriorActions:
     next_link: int = 1
 
 
-class ActionIds:
-    """Hands out action ids for one compile: a kept id for a known control, else a new one."""
+Known = TypeVar("Known", KnownAction, KnownLink)
 
-    def __init__(self, prior: PriorActions | None = None) -> None:
-        prior = prior or PriorActions()
-        self.next_number = prior.next_number
-        self._by_locator: dict[str, KnownAction] = {}
-        self._by_identity: dict[tuple[str, str, str], deque[KnownAction]] = defaultdict(deque)
-        for known in prior.actions:
-            if known.locator:
-                self._by_locator[known.locator] = known
-            self._by_identity[(known.kind, known.control, known.label)].append(known)
+
+class _Ids(Generic[Known]):
+    """Hands out one kind's ids for one compile: a kept id for a known object (the same element
+    while it is still that object, else the next one with its identity in document order),
+    else a number no state of the page used."""
+
+    def __init__(self, prefix: str, known: tuple[Known, ...], next_number: int) -> None:
+        self.prefix, self.next_number = prefix, next_number
+        self._by_locator = {k.locator: k for k in known if k.locator}
+        self._by_identity: dict[tuple[str, ...], deque[Known]] = defaultdict(deque)
+        for k in known:
+            self._by_identity[self.identity_of(k)].append(k)
         self._claimed: set[str] = set()
 
-    def claim(self, kind: str, control: str, label: str, locator: str) -> str:
-        """The id for a control found now (called in document order)."""
-        identity = (kind, control, label)
+    def identity_of(self, known: Known) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def still(self, known: Known, identity: tuple[str, ...]) -> bool:
+        """Whether the element that had `known` is still that object."""
+        return self.identity_of(known) == identity
+
+    def claim_for(self, identity: tuple[str, ...], locator: str) -> str:
         known = self._by_locator.get(locator)
-        if known is None or not _same_control(known, identity) or known.id in self._claimed:
+        if known is None or not self.still(known, identity) or known.id in self._claimed:
             candidates = self._by_identity.get(identity, deque())
             while candidates and candidates[0].id in self._claimed:
                 candidates.popleft()
@@ -75,9 +83,41 @@ class ActionIds:
         if known is not None:
             self._claimed.add(known.id)
             return known.id
-        action_id = format_object_id("A", self.next_number)
         self.next_number += 1
-        return action_id
+        return format_object_id(self.prefix, self.next_number - 1)
+
+
+class ActionIds(_Ids[KnownAction]):
+    """Action ids: the same control is the same kind and label."""
+
+    def __init__(self, prior: PriorActions | None = None) -> None:
+        prior = prior or PriorActions()
+        super().__init__("A", prior.actions, prior.next_number)
+
+    def identity_of(self, known: KnownAction) -> tuple[str, ...]:
+        return (known.kind, known.control, known.label)
+
+    def still(self, known: KnownAction, identity: tuple[str, ...]) -> bool:
+        return _same_control(known, identity)
+
+    def claim(self, kind: str, control: str, label: str, locator: str) -> str:
+        """The id for a control found now (called in document order)."""
+        return self.claim_for((kind, control, label), locator)
+
+
+class LinkIds(_Ids[KnownLink]):
+    """Link ids: the same link has the same address and text."""
+
+    def __init__(self, prior: PriorActions | None = None) -> None:
+        prior = prior or PriorActions()
+        super().__init__("L", prior.links, prior.next_link)
+
+    def identity_of(self, known: KnownLink) -> tuple[str, ...]:
+        return (known.url, known.text)
+
+    def claim(self, url: str, text: str, locator: str) -> str:
+        """The id for a link found now (called in document order)."""
+        return self.claim_for((url, text), locator)
 
 
 # A nameless control is labelled by a hint of its class words or id (labels.class_hint): not
@@ -85,7 +125,7 @@ class ActionIds:
 HINT_PREFIXES = ("(class: ", "(id: ")
 
 
-def _same_control(known: KnownAction, identity: tuple[str, str, str]) -> bool:
+def _same_control(known: KnownAction, identity: tuple[str, ...]) -> bool:
     """Whether the element that had `known` is still that control: the same kind and label,
     or the same kind and both labels only hints of its classes (a state class came or went)."""
     kind, control, label = identity
@@ -94,31 +134,3 @@ def _same_control(known: KnownAction, identity: tuple[str, str, str]) -> bool:
     return known.label == label or (label.startswith(HINT_PREFIXES)
                                     and known.label.startswith(HINT_PREFIXES))
 
-
-class LinkIds:
-    """Hands out link ids for one compile: a kept id for a known link (the same element with
-    the same address and text, else the next such link in document order), else a new one."""
-
-    def __init__(self, prior: PriorActions | None = None) -> None:
-        prior = prior or PriorActions()
-        self.next_number = prior.next_link
-        self._by_locator = {known.locator: known for known in prior.links if known.locator}
-        self._by_identity: dict[tuple[str, str], deque[KnownLink]] = defaultdict(deque)
-        for known in prior.links:
-            self._by_identity[(known.url, known.text)].append(known)
-        self._claimed: set[str] = set()
-
-    def claim(self, url: str, text: str, locator: str) -> str:
-        """The id for a link found now (called in document order)."""
-        known = self._by_locator.get(locator)
-        if known is None or (known.url, known.text) != (url, text) or known.id in self._claimed:
-            candidates = self._by_identity.get((url, text), deque())
-            while candidates and candidates[0].id in self._claimed:
-                candidates.popleft()
-            known = candidates.popleft() if candidates else None
-        if known is not None:
-            self._claimed.add(known.id)
-            return known.id
-        link_id = format_object_id("L", self.next_number)
-        self.next_number += 1
-        return link_id
