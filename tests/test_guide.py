@@ -8,6 +8,7 @@ import re
 import pytest
 
 from webshellfs import ctl
+from webshellfs.explore import DEFAULT_BOUNDS
 from webshellfs.guide import TOPICS, guide_text, help_index, topic_text
 
 FIRST_SCREEN_BYTES = 2560
@@ -48,3 +49,9 @@ def test_each_topic_is_one_screen(name: str) -> None:
 
 def test_no_topic_is_none() -> None:
     assert topic_text("nonsense") is None
+
+
+def test_the_sites_topic_states_the_bounds_explore_takes_by_default() -> None:
+    bounds = DEFAULT_BOUNDS
+    assert (f"Bounds default to {bounds.pages} pages, depth {bounds.depth} and "
+            f"{bounds.seconds:g} s") in " ".join(topic_text("sites").split())

@@ -226,8 +226,11 @@ templates, search box and forms, what its menus hold), with `pages.tsv`, `templa
 reach each page) beside it. Every page it reached is stored, so `grep -rl WORDS N*/content/`
 searches the whole site; a list's further items come last, and those a bound left are
 `listed` in pages.tsv; an address that redirects is there with the page it landed on.
-`explore --resume` goes on after an interruption or with wider bounds (`--pages`,
-`--depth`); `explore --refresh URL` walks it anew. `open` of a page of an explored site says so.
+Bounds default to 100 pages, depth 4 and 60 s, a small site's walk; for a big one ask more
+(`--pages 1000 --time 600`: a walk bounds itself, so it may outlast the mount's command
+deadline). `explore --resume` goes on after an interruption or with wider bounds (its answer
+says what time the rest would take); `explore --refresh URL` walks it anew. `open` of a page
+of an explored site says so.
 
 Menus are opened as a person opens them: buttons are clicked, and the top navigation's items
 are hovered, so dropdowns and mega menus that show only under the pointer are read too

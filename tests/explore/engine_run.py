@@ -18,12 +18,14 @@ from webshellfs.store import Store
 Body = Callable[[Engine], Awaitable[None]]
 
 
-def run(tmp_path: Path, body: Body, browser: Browser | None = None) -> None:
-    """body on an engine with its own store: with the browser given, else over plain HTTP."""
+def run(tmp_path: Path, body: Body, browser: Browser | None = None,
+        deadline: float = 150.0) -> None:
+    """body on an engine with its own store: with the browser given, else over plain HTTP;
+    deadline: the engine's command deadline (the mount's --deadline)."""
 
     async def main() -> None:
         config = Settings(mountpoint=tmp_path / "mnt", cache=tmp_path / "cache.sqlite",
-                          allow_private=True, fetch_timeout=20.0, command_deadline=150.0)
+                          allow_private=True, fetch_timeout=20.0, command_deadline=deadline)
         plain = HttpFetcher(config)
         if browser is None:
             engine = Engine(Store(config.cache), plain, config)

@@ -127,3 +127,21 @@ def test_the_time_bound_stops_a_slow_site(tmp_path: Path) -> None:
         run(tmp_path, body)
     finally:
         slow.close()
+
+
+def test_a_walk_given_more_time_than_the_command_deadline_takes_it_and_says_what_is_left(
+    tmp_path: Path,
+) -> None:
+    slow = ShopSite(delay=0.6)
+    try:
+        async def body(engine: Engine) -> None:
+            lines = await ask(engine, f"explore {slow.url('/index.html')} --time 4")
+            assert any(line.startswith("stopped: time: --time 4 s; ") for line in lines), lines
+            left = next(line for line in lines if line.startswith("not finished"))
+            assert re.fullmatch(r"not finished: `explore --resume` continues where it stopped "
+                                r"\(at this run's pace, \d+ addresses take about (\d+) s more: "
+                                r"`explore --resume --time \1`\)", left), left
+
+        run(tmp_path, body, deadline=2.0)  # the mount's deadline: the walk asked for more
+    finally:
+        slow.close()

@@ -77,7 +77,7 @@ from webshellfs.errors import (
     UsageError,
 )
 from webshellfs.fetch import Capture, Fetcher, HttpStatusError
-from webshellfs.explore import Explorer, explored
+from webshellfs.explore import STOP_MARGIN, Explorer, explored
 from webshellfs.guide import guide_text, help_index, topic_text
 from webshellfs.search.walls import wall_marker
 from webshellfs.store import PageRecord, Store
@@ -94,6 +94,9 @@ TITLE_CHARS = 300  # in _pages.tsv; the whole title stays in the page's _map.md
 PARALLEL_COMPILES = 2
 # Seconds a retrieve keeps, before the command deadline, to write its report and respond.
 REPORT_MARGIN = 1.0
+# Seconds an exploration given its own --time keeps past it to checkpoint and answer, beyond
+# the margin it keeps for a step under way (explore's STOP_MARGIN).
+EXPLORE_ANSWER_SECONDS = 5.0
 # Commands that need the live browser.
 LIVE_COMMANDS = (ctl.Execute, ctl.Focus, ctl.Close)
 _Answer = Answer
@@ -253,7 +256,7 @@ class Engine:
         shown = _request_line(line)
         # Noted as running, so a daemon killed before it answers still says so in _log/ later.
         await self._log_write(self.store.begin_command, request_id, session, shown)
-        deadline = self.settings.command_deadline
+        deadline = self._deadline_for(line)
         outcome, body = Outcome.OK, ""
         progress = self._progress[session] = Progress(f"{request_id} progress: {shown}",
                                                       listener=on_progress)
@@ -278,6 +281,18 @@ class Engine:
                 self.store.add_log, request_id, session, shown, outcome.value, response.text
             )
         return response
+
+    def _deadline_for(self, line: str | bytes) -> float:
+        """The mount's command deadline; an exploration given more time (`explore --time S`)
+        bounds itself, so it gets that time and a little to write its answer."""
+        try:
+            command = ctl.parse(line)
+        except CommandSyntaxError:
+            return self.settings.command_deadline
+        asked = command.seconds if isinstance(command, ctl.Explore) else None
+        if asked is None:
+            return self.settings.command_deadline
+        return max(self.settings.command_deadline, asked + STOP_MARGIN + EXPLORE_ANSWER_SECONDS)
 
     async def _log_write(self, write: Callable[..., object], *args: str) -> None:
         """A write to the command log; when the store cannot take it (a full disk) the command

@@ -22,6 +22,7 @@ from __future__ import annotations
 from webshellfs.explore.behaviors import Tried
 from webshellfs.explore.crawl import (
     DEFAULT_BOUNDS,
+    STOP_MARGIN,
     Driver,
     Explorer,
     Landed,
@@ -37,6 +38,7 @@ from webshellfs.explore.state import Behavior, Bounds, SiteState
 __all__ = [
     "DEFAULT_BOUNDS",
     "SITES_TOP",
+    "STOP_MARGIN",
     "Behavior",
     "Bounds",
     "Driver",

@@ -71,6 +71,7 @@ __all__ = ["DEFAULT_BOUNDS", "Driver", "Explorer", "Landed", "Loaded", "answer",
 
 DEFAULT_BOUNDS = Bounds(pages=100, depth=4, seconds=60.0)
 REPRESENTATIVES = 2  # pages of a template whose controls are tried
+FINISH_MARGIN = 1.2  # on the time a stopped walk's pace says the rest would take
 TRIES_PER_PAGE = 12
 # Requests per second to one site: a page load and each control tried (it reloads the page).
 REQUESTS_PER_SECOND = 4.0
@@ -633,6 +634,17 @@ def _section_of(page: CompiledPage, index: int) -> Section | None:
     return page.sections[index] if 0 <= index < len(page.sections) else None
 
 
+def _time_to_finish(state: SiteState, stored: int, spent: float) -> str:
+    """` (at this run's pace, about 120 s more: `explore --resume --time 120`)` when time
+    stopped a run that stored pages; "" otherwise."""
+    waiting = len(state.frontier())
+    if not waiting or not stored or not any(why.startswith("time:") for why in state.stopped):
+        return ""
+    seconds = math.ceil(waiting * spent / stored * FINISH_MARGIN / 10) * 10
+    return (f" (at this run's pace, {waiting} addresses take about {seconds} s more: "
+            f"`explore --resume --time {seconds}`)")
+
+
 def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: bool) -> str:
     """The command's answer: what this run did, the bounds hit, where the map is."""
     site_map = map_address(state.site)
@@ -652,7 +664,8 @@ def answer(state: SiteState, stored: int, tried: int, spent: float, resumed: boo
     if state.finished:
         lines.append("finished: every address within the bounds was visited")
     else:
-        lines.append("not finished: `explore --resume` continues where it stopped")
+        lines.append("not finished: `explore --resume` continues where it stopped"
+                     + _time_to_finish(state, stored, spent))
     lines.append(f"map: {site_map}/map.md (pages.tsv, templates.tsv, behaviors.tsv, menus.tsv, "
                  "paths.tsv beside it)")
     lines.append(f"next: cat {site_map}/map.md")
