@@ -5,11 +5,17 @@ A script, not a test (pytest does not collect it). From the project root:
     .venv/bin/python tests/benchmarks/bench_compile.py            # figures table
     .venv/bin/python tests/benchmarks/bench_compile.py --profile  # plus the compiler's hot spots
     .venv/bin/python tests/benchmarks/bench_compile.py --held-out # trafilatura's 482 eval pages
+    .venv/bin/python tests/benchmarks/bench_compile.py --aeb DIR  # ScrapingHub's 181 articles
 
 Everything is measured in one process over the same bytes. For every page the three
 contenders run back to back, in an order that rotates from page to page, for --rounds rounds,
 so machine noise (other processes on a shared box) hits all three alike; a page's time is the
 median of its rounds. "ours" is the whole bytes → files work: `compile_page` then `render_page`.
+
+How a page's time grows with its size is printed too: a least-squares line (ms per 100 KB of
+HTML and the fixed part), the slope of log time against log size (1.0 is linear), and the time
+per byte of the biggest tenth of the pages against that of the middle tenth (above 1: big pages
+cost more per byte than middling ones).
 """
 
 from __future__ import annotations
@@ -17,7 +23,10 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import gzip
 import io
+import json
+import math
 import os
 import pstats
 import statistics
@@ -70,6 +79,20 @@ def load_corpus(corpus: Path) -> list[Page]:
     if not named:
         sys.exit(f"no */source.html or *.html under {corpus}")
     return [Page(name, PAGE_URL.format(name=name), source.read_bytes()) for name, source in named]
+
+
+def load_aeb(aeb: Path) -> list[Page]:
+    """The article-extraction-benchmark's `html/<id>.html.gz` pages, named by the id's first 12
+    characters, each at its URL from ground-truth.json (as bench_articles reads them)."""
+    truth_file = aeb / "ground-truth.json"
+    if not truth_file.is_file():
+        sys.exit(f"no ground-truth.json in {aeb}")
+    truth = json.loads(truth_file.read_text(encoding="utf-8"))
+    return [
+        Page(key[:12], entry.get("url") or PAGE_URL.format(name=key),
+             gzip.decompress((aeb / "html" / f"{key}.html.gz").read_bytes()))
+        for key, entry in sorted(truth.items())
+    ]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -222,6 +245,41 @@ def report_speed(timings: Timings, pages: list[Page], rounds: int) -> bool:
     return median_ratio <= MEDIAN_TARGET and p95_ratio <= P95_TARGET
 
 
+def growth(sizes: list[int], times: list[float]) -> tuple[float, float, float, float]:
+    """(ms per 100 KB, fixed ms) of the least-squares line, the log-log slope, and the biggest
+    decile's ms per byte over the middle decile's (each a median over its pages)."""
+    hundreds = [size / 100_000 for size in sizes]
+    mean_x, mean_y = statistics.fmean(hundreds), statistics.fmean(times)
+    spread_x = sum((x - mean_x) ** 2 for x in hundreds)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(hundreds, times)) / spread_x
+    logs = [(math.log(s), math.log(t)) for s, t in zip(sizes, times)]
+    log_x, log_y = statistics.fmean(x for x, _ in logs), statistics.fmean(y for _, y in logs)
+    log_slope = sum((x - log_x) * (y - log_y) for x, y in logs) / sum(
+        (x - log_x) ** 2 for x, _ in logs
+    )
+    by_size = sorted(zip(sizes, times))
+    tenth = max(1, len(by_size) // 10)
+    middle = by_size[len(by_size) // 2 - tenth // 2 :][:tenth]
+    per_byte = lambda chunk: statistics.median(t / s for s, t in chunk)  # noqa: E731
+    return slope, mean_y - slope * mean_x, log_slope, per_byte(by_size[-tenth:]) / per_byte(middle)
+
+
+def report_growth(timings: Timings, pages: list[Page]) -> None:
+    sizes = [len(page.data) for page in pages]
+    print(f"\n## Time against page size ({len(sizes)} pages, "
+          f"{min(sizes) / 1000:.0f}–{max(sizes) / 1000:.0f} KB, median {statistics.median(sizes) / 1000:.0f} KB)\n")
+    print("| contender | ms per 100 KB | fixed ms | log-log slope | biggest tenth / middle tenth, ms per byte |")
+    print("|---|---|---|---|---|")
+    for name, times in (("ours", timings.ours), ("trafilatura", timings.trafilatura),
+                        ("lxml parse", timings.lxml_parse)):
+        slope, fixed, log_slope, decile_ratio = growth(sizes, times)
+        print(f"| {name} | {slope:.2f} | {fixed:.2f} | {log_slope:.2f} | {decile_ratio:.2f} |")
+    worst = sorted(((o / len(p.data) * 100_000, p.name, len(p.data)) for o, p in zip(timings.ours, pages)),
+                   reverse=True)[:5]
+    print("most ms per 100 KB (ours): "
+          + ", ".join(f"{name} {rate:.0f} ({size / 1000:.0f} KB)" for rate, name, size in worst))
+
+
 def report_sizes(pages: list[Page]) -> None:
     map_bytes, content_bytes, total_bytes, big_maps = output_sizes(pages)
     if not map_bytes:
@@ -270,6 +328,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--held-out", action="store_true", help=f"the corpus is {HELD_OUT_CORPUS}"
     )
+    parser.add_argument(
+        "--aeb",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="the corpus is ScrapingHub's article-extraction-benchmark: its 181 "
+        "html/<id>.html.gz pages in DIR (default: $WEBSHELL_AEB)",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per page (median)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile hot spots")
     parser.add_argument("--top", type=int, default=25, help="rows of each profile listing")
@@ -277,7 +343,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     corpus = HELD_OUT_CORPUS if args.held_out else args.corpus
-    pages = load_corpus(corpus)
+    if args.aeb is not None:
+        corpus = Path(args.aeb or os.environ.get("WEBSHELL_AEB") or "")
+        if not args.aeb and "WEBSHELL_AEB" not in os.environ:
+            parser.error("--aeb needs DIR or $WEBSHELL_AEB")
+        pages = load_aeb(corpus)
+    else:
+        pages = load_corpus(corpus)
     if args.limit:
         pages = pages[: args.limit]
     measured, failures = first_pass(pages)
@@ -288,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         f"lxml {'.'.join(map(str, lxml.etree.LXML_VERSION))}, trafilatura {trafilatura.__version__}\n"
     )
     on_target = report_speed(timings, measured, args.rounds) if timings.ours else False
+    if len(timings.ours) >= 10:
+        report_growth(timings, measured)
     report_sizes(measured)
     if failures:
         print(f"\n## compile failures ({len(failures)})\n")
