@@ -156,10 +156,17 @@ def _feature_holds(bound: str, dimension: str, number: str, unit: str) -> bool:
     return size >= limit if bound == "min" else size <= limit
 
 
-# One token of CSS at the level of rules: a comment, a string, a brace, or a run of anything
-# else (declarations are split at `;` afterwards, strings aside).
-_TOKEN = re.compile(r"""/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[{}]|[^{}"'/]+|/""",
-                    re.DOTALL)
+# One token of CSS at the level of rules (declarations are split at `;` afterwards, strings
+# aside). A whole block with nothing nested and no string or comment in it is one token: most
+# rules are, and one token costs a quarter of four.
+_PLAIN = r"""[^{}"'/]*+(?:/(?!\*)[^{}"'/]*+)*+"""  # no brace, quote or comment (may be empty)
+_TOKEN = re.compile("|".join((
+    _PLAIN + r"\{" + _PLAIN + r"\}",  # `prelude{body}`
+    r"/\*.*?(?:\*/|\Z)",  # a comment
+    r""""(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?""",  # a string
+    r"[{}]",
+    r"""(?!/\*)(?=[^{}"'])""" + _PLAIN,  # a run of anything else, up to one of those
+)), re.DOTALL)
 _AT_RULE = re.compile(r"@([\w-]+)\s*(.*)", re.DOTALL)
 _IMPORTANT = re.compile(r"!\s*important\s*$")
 # At-rules whose blocks hold ordinary rules (@media only when it applies).
@@ -183,35 +190,52 @@ def _rules(css: str) -> list[Rule]:
     rules: list[Rule] = []
     stack: list[_Block] = []
     buffer: list[str] = []
+    inside = True  # whether a rule opened here counts (_open's `used`)
+    media: dict[str, bool] = {}  # each media query judged once, however many groups it opens
     for token in _TOKEN.findall(css):
-        if token.startswith("/*"):
+        first = token[0]
+        if first == "/" and token.startswith("/*"):
             continue
-        top = stack[-1] if stack else None
+        if token[-1] == "}" and first not in "\"'}":
+            # A whole block, as its prelude, `{`, body and `}` one by one would be taken: an
+            # at-rule's says nothing here, a style rule's counts if it declares something.
+            prelude, _, body = token[:-1].partition("{")
+            declarations = _declarations(body.split(";")) if inside else []
+            if declarations:
+                buffer.append(prelude)
+                selector = _last_statement(buffer).strip()
+                if not selector.startswith("@"):
+                    rules.append((selector, declarations))
+            buffer = []
+            continue
         if token == "{":
             # Whatever ends in `;` before a selector is a statement (@import …;), not part of it.
-            stack.append(_open(top, _last_statement(buffer).strip()))
-            buffer = []
+            stack.append(_open(inside, _last_statement(buffer).strip(), media))
         elif token == "}":
-            if top is not None:
-                stack.pop()
+            if stack:
+                top = stack.pop()
                 if top.selector is not None and top.used:
                     declarations = _declarations(_statements(buffer))
                     if declarations:
                         rules.append((top.selector, declarations))
-            buffer = []
         else:
             buffer.append(token)
+            continue
+        buffer = []
+        inside = not stack or (stack[-1].used and stack[-1].selector is None)
     return rules
 
 
-def _open(parent: _Block | None, prelude: str) -> _Block:
-    used = parent is None or (parent.used and parent.selector is None)
+def _open(inside: bool, prelude: str, media: dict[str, bool]) -> _Block:
+    """The block a `{` opens after `prelude`, in a place where rules count or not (`inside`);
+    `media` remembers the queries judged so far."""
     if not prelude.startswith("@"):
-        return _Block(prelude, used)
+        return _Block(prelude, inside)
     at_rule = _AT_RULE.match(prelude)
     keyword, condition = (at_rule.group(1).lower(), at_rule.group(2)) if at_rule else ("", "")
-    if keyword not in _GROUPING or (keyword == "media" and not _applies(condition)):
-        used = False
+    if keyword == "media" and condition not in media:
+        media[condition] = _applies(condition)
+    used = inside and keyword in _GROUPING and (keyword != "media" or media[condition])
     return _Block(None, used)
 
 
