@@ -456,10 +456,12 @@ class _Matcher:
         # tags are looked up when a selector needs one.
         by_class: dict[str, list[HtmlElement]] = {}
         with_id: list[HtmlElement] = []
+        self._words: dict[HtmlElement, list[str]] = {}  # the class names of those with any
         for element in _document_elements(root):
             classes = element.get("class")
             if classes is not None:
-                for name in classes.split():
+                self._words[element] = words = classes.split()
+                for name in words:
                     found = by_class.get(name)
                     if found is None:
                         by_class[name] = [element]
@@ -474,8 +476,12 @@ class _Matcher:
         self.classes = {name for kind, name in self._entries if kind == "class"}
         self.ids = {name for kind, name in self._entries if kind == "id"}
         self._root = root
-        self._memo: dict[tuple[HtmlElement, int], bool] = {}
-        self._compounds: dict[int, set[HtmlElement]] = {}
+        # Keyed by the parsed selectors themselves (compared by identity), which the cascade
+        # keeps while this matcher lives.
+        self._memo: dict[object, dict[HtmlElement, bool]] = {}
+        self._compounds: dict[object, set[HtmlElement]] = {}
+        self._tests: dict[object, Callable[[HtmlElement], bool]] = {}
+        self._keys: dict[object, str] = {}
         self._found: dict[str, list[HtmlElement]] = {}
         self.work = 0
         self.exhausted = False
@@ -516,7 +522,9 @@ class _Matcher:
         if self.exhausted:
             return []
         last = tree.subselector if isinstance(tree, CombinedSelector) else tree
-        key = repr(tree)
+        key = self._keys.get(tree)
+        if key is None:
+            key = self._keys[tree] = repr(tree)  # equal selectors share their answer
         if key in self._found:
             found = self._found[key]
             if among is None:
@@ -586,19 +594,23 @@ class _Matcher:
 
     def _compound_set(self, compound: object) -> set[HtmlElement]:
         """The elements one compound selector matches, from the index (remembered)."""
-        key = id(compound)
-        if key not in self._compounds:
-            self._compounds[key] = {element for element in self._candidates(compound)
-                                    if self._compound(element, compound)}
-        return self._compounds[key]
+        found = self._compounds.get(compound)
+        if found is None:
+            found = self._compounds[compound] = {
+                element for element in self._candidates(compound)
+                if self._compound(element, compound)}
+        return found
 
     def _matches(self, element: HtmlElement, tree: object) -> bool:
         """Whether element matches tree; remembered, because the ancestors of many
         candidates are checked against the same left-hand side again and again."""
-        key = (element, id(tree))
-        if key not in self._memo:
-            self._memo[key] = self._matches_now(element, tree)
-        return self._memo[key]
+        memo = self._memo.get(tree)
+        if memo is None:
+            memo = self._memo[tree] = {}
+        answer = memo.get(element)
+        if answer is None:
+            answer = memo[element] = self._matches_now(element, tree)
+        return answer
 
     def _matches_now(self, element: HtmlElement, tree: object) -> bool:
         if not isinstance(tree, CombinedSelector):
@@ -625,8 +637,10 @@ class _Matcher:
         possible = self._compound_set(left.subselector if isinstance(left, CombinedSelector)
                                       else left)
         if combinator == " ":
-            return any(self._matches(ancestor, left) for ancestor in element.iterancestors()
-                       if ancestor in possible)
+            for ancestor in element.iterancestors():
+                if ancestor in possible and self._matches(ancestor, left):
+                    return True
+            return False
         if combinator == ">":
             parent = element.getparent()
             return parent in possible and self._matches(parent, left)
@@ -648,27 +662,54 @@ class _Matcher:
         self.work += 1
         if self.work > MAX_MATCH_WORK:
             raise _Exhausted
-        while node is not None:
-            if not self._simple(element, node):
-                return False
-            node = getattr(node, "selector", None)
-        return True
+        test = self._tests.get(node)
+        if test is None:
+            test = self._tests[node] = self._compiled(node)
+        return test(element)
 
-    def _simple(self, element: HtmlElement, node: object) -> bool:
-        """One simple selector of a compound (the chain is walked by _compound)."""
+    def _compiled(self, node: object) -> Callable[[HtmlElement], bool]:
+        """A compound selector as one test of an element: its simple selectors' tests in the
+        order of its chain, stopping at the first that fails (a negation inside counts its
+        own step only when it is reached)."""
+        tests = []
+        while node is not None:
+            test = self._simple(node)
+            if test is not None:
+                tests.append(test)
+            node = getattr(node, "selector", None)
+        if len(tests) == 1:
+            return tests[0]
+
+        def passes_all(element: HtmlElement) -> bool:
+            for test in tests:
+                if not test(element):
+                    return False
+            return True
+
+        return passes_all
+
+    def _simple(self, node: object) -> Callable[[HtmlElement], bool] | None:
+        """The test of one simple selector; None for `*`, which every element passes."""
         if isinstance(node, Element):
-            return node.element in (None, "*") or element.tag.lower() == node.element.lower()
+            if node.element in (None, "*"):
+                return None
+            tag = node.element.lower()
+            return lambda element: element.tag.lower() == tag
         if isinstance(node, Class):
-            return node.class_name in (element.get("class") or "").split()
+            name, words = node.class_name, self._words
+            return lambda element: name in words.get(element, ())
         if isinstance(node, Hash):
-            return element.get("id") == node.id
+            wanted = node.id
+            return lambda element: element.get("id") == wanted
         if isinstance(node, Attrib):
-            return _attribute_matches(element.get(node.attrib.lower()), node)
+            attribute = node.attrib.lower()
+            return lambda element: _attribute_matches(element.get(attribute), node)
         if isinstance(node, Negation):
-            return not self._compound(element, node.subselector)
+            inner = node.subselector
+            return lambda element: not self._compound(element, inner)
         if isinstance(node, Pseudo):
-            return _pseudo_matches(element, node.ident.lower())
-        raise _Unsupported(type(node).__name__)
+            return _pseudo_test(node.ident.lower())
+        return _unsupported(type(node).__name__)
 
 
 def _document_elements(root: HtmlElement) -> Iterator[HtmlElement]:
@@ -704,38 +745,63 @@ class _Exhausted(Exception):
     """MAX_MATCH_WORK is used up."""
 
 
+# An attribute test by its operator: (the element's value, the selector's) → passes.
+_ATTRIBUTE_TESTS: dict[str, Callable[[str, str], bool]] = {
+    "=": lambda actual, wanted: actual == wanted,
+    "~=": lambda actual, wanted: wanted in actual.split(),
+    "|=": lambda actual, wanted: actual == wanted or actual.startswith(wanted + "-"),
+    "^=": lambda actual, wanted: bool(wanted) and actual.startswith(wanted),
+    "$=": lambda actual, wanted: bool(wanted) and actual.endswith(wanted),
+    "*=": lambda actual, wanted: bool(wanted) and wanted in actual,
+}
+
+
 def _attribute_matches(actual: str | None, node: Attrib) -> bool:
     if actual is None:
         return False
     if node.operator == "exists":
         return True
-    wanted = node.value.value if node.value is not None else ""
-    tests = {
-        "=": lambda: actual == wanted,
-        "~=": lambda: wanted in actual.split(),
-        "|=": lambda: actual == wanted or actual.startswith(wanted + "-"),
-        "^=": lambda: bool(wanted) and actual.startswith(wanted),
-        "$=": lambda: bool(wanted) and actual.endswith(wanted),
-        "*=": lambda: bool(wanted) and wanted in actual,
-    }
-    if node.operator not in tests:
+    if node.operator not in _ATTRIBUTE_TESTS:
         raise _Unsupported(node.operator)
-    return tests[node.operator]()
+    return _ATTRIBUTE_TESTS[node.operator](actual, node.value.value if node.value is not None else "")
 
 
-def _pseudo_matches(element: HtmlElement, ident: str) -> bool:
-    if ident in _NEVER:
-        return False
-    siblings = [s for s in (element.getparent() if element.getparent() is not None else [])
-                if isinstance(s.tag, str)] if ident.endswith("child") else []
-    structural = {
-        "first-child": lambda: bool(siblings) and siblings[0] is element,
-        "last-child": lambda: bool(siblings) and siblings[-1] is element,
-        "only-child": lambda: len(siblings) == 1,
-        "root": lambda: element.getparent() is None,
-        "empty": lambda: len(element) == 0 and not element.text,
-        "link": lambda: element.tag in ("a", "area") and element.get("href") is not None,
-    }
-    if ident not in structural:
-        raise _Unsupported(ident)
-    return structural[ident]()
+def _element_siblings(element: HtmlElement) -> list[HtmlElement]:
+    """The element children of the element's parent (none for the root)."""
+    parent = element.getparent()
+    return [] if parent is None else [s for s in parent if isinstance(s.tag, str)]
+
+
+def _first_child(element: HtmlElement) -> bool:
+    siblings = _element_siblings(element)
+    return bool(siblings) and siblings[0] is element
+
+
+def _last_child(element: HtmlElement) -> bool:
+    siblings = _element_siblings(element)
+    return bool(siblings) and siblings[-1] is element
+
+
+# The pseudo-classes matched here, by name; the interaction ones (_NEVER) match nothing.
+_PSEUDO_TESTS: dict[str, Callable[[HtmlElement], bool]] = {
+    "first-child": _first_child,
+    "last-child": _last_child,
+    "only-child": lambda element: len(_element_siblings(element)) == 1,
+    "root": lambda element: element.getparent() is None,
+    "empty": lambda element: len(element) == 0 and not element.text,
+    "link": lambda element: element.tag in ("a", "area") and element.get("href") is not None,
+    **dict.fromkeys(_NEVER, lambda element: False),
+}
+
+
+def _pseudo_test(ident: str) -> Callable[[HtmlElement], bool]:
+    return _PSEUDO_TESTS.get(ident) or _unsupported(ident)
+
+
+def _unsupported(what: str) -> Callable[[HtmlElement], bool]:
+    """A test for something not matched here: using the selector stops when it is reached."""
+
+    def refuse(element: HtmlElement) -> bool:
+        raise _Unsupported(what)
+
+    return refuse
