@@ -37,6 +37,8 @@ from cssselect.parser import (
     Hash,
     Negation,
     Pseudo,
+    Selector,
+    unescape_ident,
 )
 from lxml.html import HtmlElement
 
@@ -284,7 +286,7 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
     def selectors(text: str) -> list[cssselect.Selector]:
         if text not in parsed:
             try:
-                parsed[text] = cssselect.parse(text) if matcher.may_match(text) else []
+                parsed[text] = _parse_selectors(text) if matcher.may_match(text) else []
             except cssselect.SelectorError:
                 parsed[text] = []
         return [s for s in parsed[text] if s.pseudo_element is None]
@@ -422,6 +424,92 @@ def _hides(element: HtmlElement, style: dict[str, str], undone: _Undone) -> bool
     return False
 
 
+# Selector lists of the plain kinds (tags, classes, ids, pseudo-classes without arguments, a
+# pseudo-element at the end) are built here, as the objects cssselect's parser would build,
+# about four times faster; anything else (attribute tests, functions, hexadecimal escapes,
+# namespaces, comments, mistakes) is left to cssselect. Names are cssselect's: ASCII name
+# characters, other escaped characters, and non-ASCII ones.
+# (NUL and surrogates, which cssselect replaces first, go to cssselect.)
+_NAME_CHARS = "_a-zA-Z0-9\\-\u0080-\ud7ff\ue000-\U0010ffff"
+_ESCAPED = r"\\[^\n\r\f0-9a-fA-F\0\ud800-\udfff]"
+_NAME_REST = rf"[{_NAME_CHARS}]*+(?:{_ESCAPED}[{_NAME_CHARS}]*+)*+"
+_PLAIN_IDENT = rf"-?(?:[_a-zA-Z\u0080-\ud7ff\ue000-\U0010ffff]|{_ESCAPED}){_NAME_REST}"
+_PLAIN_PIECE = re.compile(
+    rf"(?P<class>\.{_PLAIN_IDENT})|(?P<space>[ \t\r\n\f]+)|(?P<tag>{_PLAIN_IDENT}|\*)"
+    rf"|(?P<combinator>[>+~])|(?P<comma>,)|(?P<id>#(?:[{_NAME_CHARS}]|{_ESCAPED}){_NAME_REST})"
+    rf"|(?P<element>::{_PLAIN_IDENT})|(?P<pseudo>:{_PLAIN_IDENT})|(?P<other>.)", re.DOTALL)
+# How many characters mark each kind of piece before its name.
+_MARKS = {"class": 1, "id": 1, "pseudo": 1, "element": 2, "tag": 0}
+# Pseudo-elements CSS 2.1 wrote with one colon; :scope, which cssselect checks for its place.
+_OLD_PSEUDO_ELEMENTS = frozenset({"first-line", "first-letter", "before", "after"})
+_PLACED_PSEUDO = "scope"
+
+
+class _NotPlain(Exception):
+    """A selector list the plain parser leaves to cssselect."""
+
+
+def _parse_selectors(text: str) -> list[Selector]:
+    """cssselect.parse(text), the plain selector lists built directly."""
+    try:
+        return _parse_plain(text)
+    except _NotPlain:
+        return cssselect.parse(text)
+
+
+def _parse_plain(text: str) -> list[Selector]:
+    selectors: list[Selector] = []
+    tree: object = None  # the selector so far
+    compound: object = None  # the compound selector being read
+    combinator = ""  # the one before `compound`, once seen ("" for none yet)
+    pseudo_element: str | None = None
+    for piece in _PLAIN_PIECE.finditer(text):
+        kind = piece.lastgroup
+        value = piece.group(kind)
+        if kind in ("space", "combinator", "comma"):
+            if compound is not None:
+                tree = compound if tree is None else CombinedSelector(tree, combinator, compound)
+                compound, combinator = None, " "
+            if kind == "combinator":
+                if tree is None or combinator != " ":
+                    raise _NotPlain  # a combinator without a selector before it, or two
+                combinator = value
+            elif kind == "comma":
+                if tree is None or combinator != " ":
+                    raise _NotPlain
+                selectors.append(Selector(tree, pseudo_element))
+                tree, combinator, pseudo_element = None, "", None
+            continue
+        if pseudo_element is not None or kind == "other":
+            raise _NotPlain  # something after a pseudo-element, or not plain at all
+        name = value[_MARKS[kind]:]
+        if "\\" in name:
+            name = unescape_ident(name)
+        if kind == "tag":
+            if compound is not None:
+                raise _NotPlain  # a tag inside a compound
+            compound = Element(None, None if name == "*" else name)
+            continue
+        if compound is None:
+            compound = Element(None, None)
+        if kind == "class":
+            compound = Class(compound, name)
+        elif kind == "id":
+            compound = Hash(compound, name)
+        elif kind == "element" or name.lower() in _OLD_PSEUDO_ELEMENTS:
+            pseudo_element = name
+        elif name.lower() == _PLACED_PSEUDO:
+            raise _NotPlain
+        else:
+            compound = Pseudo(compound, name)
+    if compound is not None:
+        tree = compound if tree is None else CombinedSelector(tree, combinator, compound)
+    elif tree is None or combinator != " ":
+        raise _NotPlain  # empty, or ending in a combinator or a comma
+    selectors.append(Selector(tree, pseudo_element))
+    return selectors
+
+
 class _Unsupported(Exception):
     """A selector using something not matched here (:nth-child(), :has() …): not used."""
 
@@ -481,6 +569,7 @@ class _Matcher:
         self._memo: dict[object, dict[HtmlElement, bool]] = {}
         self._compounds: dict[object, set[HtmlElement]] = {}
         self._tests: dict[object, Callable[[HtmlElement], bool]] = {}
+        self._walks: dict[object, dict[HtmlElement, tuple[int, bool]]] = {}
         self._keys: dict[object, str] = {}
         self._found: dict[str, list[HtmlElement]] = {}
         self.work = 0
@@ -601,6 +690,32 @@ class _Matcher:
                 if self._compound(element, compound)}
         return found
 
+    def _ancestor_in(self, element: HtmlElement, matched: set[HtmlElement],
+                     compound: object) -> tuple[int, bool]:
+        """(ancestors walked up to the first in `matched`, or all of them; whether one is),
+        remembered per element for each compound: candidates share most of their ancestors."""
+        walks = self._walks.get(compound)
+        if walks is None:
+            walks = self._walks[compound] = {}
+        unknown = [element]  # each the parent of the one before, walks not yet known
+        while True:
+            parent = unknown[-1].getparent()
+            if parent is None:
+                known = (0, False)
+            elif parent in matched:
+                known = (1, True)
+            elif parent in walks:
+                steps, found = walks[parent]
+                known = (steps + 1, found)
+            else:
+                unknown.append(parent)
+                continue
+            break
+        for node in reversed(unknown):
+            walks[node] = known
+            known = (known[0] + 1, known[1])
+        return walks[element]
+
     def _matches(self, element: HtmlElement, tree: object) -> bool:
         """Whether element matches tree; remembered, because the ancestors of many
         candidates are checked against the same left-hand side again and again."""
@@ -625,14 +740,9 @@ class _Matcher:
             matched = self._compound_set(left)
             if combinator == ">":
                 return element.getparent() in matched
-            steps = 0
-            for steps, ancestor in enumerate(element.iterancestors(), 1):
-                if ancestor in matched:
-                    break
-            else:
-                ancestor = None
+            steps, found = self._ancestor_in(element, matched, left)
             self.spend(steps)
-            return ancestor is not None
+            return found
         # Only elements matching the left side's own last compound can match the left side.
         possible = self._compound_set(left.subselector if isinstance(left, CombinedSelector)
                                       else left)
