@@ -281,15 +281,17 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
     elements a rule that can hide something matches (the suspects), and for those and their
     descendants: the other rules (display:block after display:none …) can only matter to
     those, so they are matched against those alone."""
-    parsed: dict[str, list[cssselect.Selector]] = {}
+    parsed: dict[str, list[cssselect.Selector]] = {}  # those without a pseudo-element
 
     def selectors(text: str) -> list[cssselect.Selector]:
-        if text not in parsed:
+        found = parsed.get(text)
+        if found is None:
             try:
-                parsed[text] = _parse_selectors(text) if matcher.may_match(text) else []
+                found = _parse_selectors(text) if matcher.may_match(text) else []
             except cssselect.SelectorError:
-                parsed[text] = []
-        return [s for s in parsed[text] if s.pseudo_element is None]
+                found = []
+            found = parsed[text] = [s for s in found if s.pseudo_element is None]
+        return found
 
     suspects: set[HtmlElement] = set()
     for text, declarations in rules:
@@ -372,17 +374,23 @@ class _Names:
         self.tags = {element.tag for element in elements}
         self.classes = {name for element in elements for name in _class_names(element)}
         self.ids = {element.get("id") for element in elements}
+        self._compounds: dict[str, bool] = {}  # the answer for each last compound seen
 
     def may_be_styled(self, text: str) -> bool:
-        for part in _NESTED.sub("", text).split(","):
-            compound = _COMBINATORS.split(part.strip())[-1]
-            tag = _TAG.match(compound)
-            if tag is not None and tag.group().lower() not in self.tags:
-                continue
-            if all(name in (self.classes if mark == "." else self.ids)
-                   for mark, name in _selector_names(compound)):
+        for compound in _LAST_COMPOUNDS.findall(_without_nested(text) + ","):
+            styled = self._compounds.get(compound)
+            if styled is None:
+                styled = self._compounds[compound] = self._may_style(compound)
+            if styled:
                 return True
         return False
+
+    def _may_style(self, compound: str) -> bool:
+        tag = _TAG.match(compound)
+        if tag is not None and tag.group().lower() not in self.tags:
+            return False
+        return all(name in (self.classes if mark == "." else self.ids)
+                   for mark, name in _selector_names(compound))
 
 
 def _class_names(element: HtmlElement) -> list[str]:
@@ -519,11 +527,13 @@ _NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-with
                     "focus-visible", "checked", "indeterminate", "open"})
 
 
-# The classes and ids a selector names (outside attribute tests and pseudo-class arguments);
-# its last compound and that compound's tag.
-_NAMES = re.compile(r"([.#])((?:[\w-]|\\[^0-9a-fA-F\s])+)")
+# The classes and ids a selector names (outside attribute tests and pseudo-class arguments),
+# and the commas between selectors; the last compound of each selector of a list (followed by
+# a comma: the list is given one more); a compound's tag.
+_NAMES = re.compile(r"([.#])((?=[\w-]|\\[^0-9a-fA-F\s])[\w-]*+(?:\\[^0-9a-fA-F\s][\w-]*+)*+)")
+_NAMES_AND_COMMAS = re.compile(_NAMES.pattern + "|,")
 _ESCAPE = re.compile(r"\\(.)")
-_COMBINATORS = re.compile(r"[\s>+~]+")
+_LAST_COMPOUNDS = re.compile(r"(?<![^\s>+~,])([^\s>+~,]*+)\s*+,")  # (from a compound's start)
 _TAG = re.compile(r"[a-zA-Z][\w-]*")
 
 
@@ -533,6 +543,10 @@ def _selector_names(text: str) -> list[tuple[str, str]]:
             for mark, name in _NAMES.findall(text)]
 # Attribute tests and pseudo-class arguments, which may hold dots and need not be present.
 _NESTED = re.compile(r"\[[^\]]*\]|\([^)]*\)")
+
+
+def _without_nested(text: str) -> str:
+    return _NESTED.sub("", text) if "[" in text or "(" in text else text
 
 
 class _Matcher:
@@ -599,11 +613,21 @@ class _Matcher:
         """False if no selector of a list can match: each names a class or id the document
         lacks, in any of its compounds (most of a big site's stylesheet). Cheaper than
         parsing it."""
-        for part in _NESTED.sub("", text).split(","):
-            if all(name in (self.classes if mark == "." else self.ids)
-                   for mark, name in _selector_names(part)):
-                return True
-        return False
+        text = _without_nested(text)
+        if "\\," in text:  # a comma in a name: the selectors are split first
+            return any(all(name in (self.classes if mark == "." else self.ids)
+                           for mark, name in _selector_names(part)) for part in text.split(","))
+        present = True  # every name of this selector so far
+        for mark, name in _NAMES_AND_COMMAS.findall(text):
+            if not mark:  # a comma: this selector is whole
+                if present:
+                    return True
+                present = True
+            elif present:
+                if "\\" in name:
+                    name = _ESCAPE.sub(r"\1", name)
+                present = name in (self.classes if mark == "." else self.ids)
+        return present
 
     def matching(self, tree: object, among: set[HtmlElement] | None = None) -> list[HtmlElement]:
         """The elements (of `among`, if given) a parsed selector matches; none if it is
