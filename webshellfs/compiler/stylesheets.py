@@ -194,6 +194,7 @@ def _rules(css: str) -> list[Rule]:
     buffer: list[str] = []
     inside = True  # whether a rule opened here counts (_open's `used`)
     media: dict[str, bool] = {}  # each media query judged once, however many groups it opens
+    bodies: dict[str, list] = {}  # each block body read once (its list shared: only read)
     for token in _TOKEN.findall(css):
         first = token[0]
         if first == "/" and token.startswith("/*"):
@@ -202,7 +203,9 @@ def _rules(css: str) -> list[Rule]:
             # A whole block, as its prelude, `{`, body and `}` one by one would be taken: an
             # at-rule's says nothing here, a style rule's counts if it declares something.
             prelude, _, body = token[:-1].partition("{")
-            declarations = _declarations(body.split(";")) if inside else []
+            declarations = bodies.get(body) if inside else []
+            if declarations is None:
+                declarations = bodies[body] = _declarations(body.split(";"))
             if declarations:
                 buffer.append(prelude)
                 selector = _last_statement(buffer).strip()
