@@ -7,6 +7,7 @@ A script, not a test (pytest does not collect it). From the project root:
     .venv/bin/python tests/benchmarks/bench_compile.py --held-out # trafilatura's 482 eval pages
     .venv/bin/python tests/benchmarks/bench_compile.py --aeb DIR  # ScrapingHub's 181 articles
     .venv/bin/python tests/benchmarks/bench_compile.py --cpu      # CPU time, on a busy machine
+    .venv/bin/python tests/benchmarks/bench_compile.py --grow 4   # each body repeated 4 times
 
 Everything is measured in one process over the same bytes. For every page the three
 contenders run back to back, in an order that rotates from page to page, for --rounds rounds,
@@ -16,7 +17,9 @@ median of its rounds. "ours" is the whole bytes → files work: `compile_page` t
 How a page's time grows with its size is printed too: a least-squares line (ms per 100 KB of
 HTML and the fixed part), the slope of log time against log size (1.0 is linear), and the time
 per byte of the biggest tenth of the pages against that of the middle tenth (above 1: big pages
-cost more per byte than middling ones).
+cost more per byte than middling ones). Pages differ in more than size, so --grow K also
+times each page against itself with what its <body> holds repeated K times: K times the
+time is linear, K² quadratic.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import json
 import math
 import os
 import pstats
+import re
 import statistics
 import sys
 import time
@@ -284,6 +288,39 @@ def report_growth(timings: Timings, pages: list[Page]) -> None:
           + ", ".join(f"{name} {rate:.0f} ({size / 1000:.0f} KB)" for rate, name, size in worst))
 
 
+_BODY = re.compile(rb"(<body[^>]*>)(.*)(</body>)", re.DOTALL | re.IGNORECASE)
+
+
+def grown(page: Page, times: int) -> Page | None:
+    """The page with what its <body> holds repeated `times` times (None without a <body>)."""
+    found = _BODY.search(page.data)
+    if found is None:
+        return None
+    body = found.group(2) * times
+    return Page(page.name, page.url, page.data[: found.start(2)] + body + page.data[found.end(2) :])
+
+
+def report_grown(pages: list[Page], times: int, rounds: int) -> None:
+    ratios = []
+    for page in pages:
+        big = grown(page, times)
+        if big is None:
+            continue
+        once = min(run_ours(page)[1] for _ in range(rounds))
+        repeated = min(run_ours(big)[1] for _ in range(rounds))
+        ratios.append((repeated / once, page.name, once, repeated))
+    if not ratios:
+        return
+    ordered = sorted(ratio for ratio, *_ in ratios)
+    print(f"\n## Each page against itself with its body repeated {times} times "
+          f"({len(ratios)} pages, best of {rounds} runs each)\n")
+    print(f"time x{times} / time x1: median {statistics.median(ordered):.1f}, "
+          f"p95 {percentile(ordered, 0.95):.1f}, max {ordered[-1]:.1f} (linear: {times})")
+    print("furthest above: " + ", ".join(
+        f"{name} {ratio:.1f} ({once:.0f} → {repeated:.0f} ms)"
+        for ratio, name, once, repeated in sorted(ratios, reverse=True)[:5]))
+
+
 def report_sizes(pages: list[Page]) -> None:
     map_bytes, content_bytes, total_bytes, big_maps = output_sizes(pages)
     if not map_bytes:
@@ -344,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         "--cpu", action="store_true", help="time by this process's CPU time, not wall time"
     )
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per page (median)")
+    parser.add_argument(
+        "--grow", type=int, default=0, metavar="K", help="also time each body repeated K times"
+    )
     parser.add_argument("--profile", action="store_true", help="also print cProfile hot spots")
     parser.add_argument("--top", type=int, default=25, help="rows of each profile listing")
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0 = all)")
@@ -372,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     on_target = report_speed(timings, measured, args.rounds) if timings.ours else False
     if len(timings.ours) >= 10:
         report_growth(timings, measured)
+    if args.grow > 1:
+        report_grown(measured, args.grow, args.rounds)
     report_sizes(measured)
     if failures:
         print(f"\n## compile failures ({len(failures)})\n")
