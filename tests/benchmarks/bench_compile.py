@@ -268,24 +268,32 @@ def growth(sizes: list[int], times: list[float]) -> tuple[float, float, float, f
     by_size = sorted(zip(sizes, times))
     tenth = max(1, len(by_size) // 10)
     middle = by_size[len(by_size) // 2 - tenth // 2 :][:tenth]
-    per_byte = lambda chunk: statistics.median(t / s for s, t in chunk)  # noqa: E731
-    return slope, mean_y - slope * mean_x, log_slope, per_byte(by_size[-tenth:]) / per_byte(middle)
+    biggest = by_size[-tenth:]
+    ratio = _ms_per_byte(biggest) / _ms_per_byte(middle)
+    return slope, mean_y - slope * mean_x, log_slope, ratio
+
+
+def _ms_per_byte(pages: list[tuple[int, float]]) -> float:
+    return statistics.median(ms / size for size, ms in pages)
 
 
 def report_growth(timings: Timings, pages: list[Page]) -> None:
     sizes = [len(page.data) for page in pages]
     print(f"\n## Time against page size ({len(sizes)} pages, "
-          f"{min(sizes) / 1000:.0f}–{max(sizes) / 1000:.0f} KB, median {statistics.median(sizes) / 1000:.0f} KB)\n")
-    print("| contender | ms per 100 KB | fixed ms | log-log slope | biggest tenth / middle tenth, ms per byte |")
+          f"{min(sizes) / 1000:.0f}–{max(sizes) / 1000:.0f} KB, "
+          f"median {statistics.median(sizes) / 1000:.0f} KB)\n")
+    print("| contender | ms per 100 KB | fixed ms | log-log slope "
+          "| biggest tenth / middle tenth, ms per byte |")
     print("|---|---|---|---|---|")
     for name, times in (("ours", timings.ours), ("trafilatura", timings.trafilatura),
                         ("lxml parse", timings.lxml_parse)):
         slope, fixed, log_slope, decile_ratio = growth(sizes, times)
         print(f"| {name} | {slope:.2f} | {fixed:.2f} | {log_slope:.2f} | {decile_ratio:.2f} |")
-    worst = sorted(((o / len(p.data) * 100_000, p.name, len(p.data)) for o, p in zip(timings.ours, pages)),
-                   reverse=True)[:5]
-    print("most ms per 100 KB (ours): "
-          + ", ".join(f"{name} {rate:.0f} ({size / 1000:.0f} KB)" for rate, name, size in worst))
+    rates = ((ms / len(page.data) * 100_000, page.name, len(page.data))
+             for ms, page in zip(timings.ours, pages))
+    print("most ms per 100 KB (ours): " + ", ".join(
+        f"{name} {rate:.0f} ({size / 1000:.0f} KB)"
+        for rate, name, size in sorted(rates, reverse=True)[:5]))
 
 
 _BODY = re.compile(rb"(<body[^>]*>)(.*)(</body>)", re.DOTALL | re.IGNORECASE)

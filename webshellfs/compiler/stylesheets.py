@@ -900,7 +900,8 @@ def _attribute_matches(actual: str | None, node: Attrib) -> bool:
         return True
     if node.operator not in _ATTRIBUTE_TESTS:
         raise _Unsupported(node.operator)
-    return _ATTRIBUTE_TESTS[node.operator](actual, node.value.value if node.value is not None else "")
+    wanted = node.value.value if node.value is not None else ""
+    return _ATTRIBUTE_TESTS[node.operator](actual, wanted)
 
 
 def _element_siblings(element: HtmlElement) -> list[HtmlElement]:
