@@ -5,11 +5,21 @@ A script, not a test (pytest does not collect it). From the project root:
     .venv/bin/python tests/benchmarks/bench_compile.py            # figures table
     .venv/bin/python tests/benchmarks/bench_compile.py --profile  # plus the compiler's hot spots
     .venv/bin/python tests/benchmarks/bench_compile.py --held-out # trafilatura's 482 eval pages
+    .venv/bin/python tests/benchmarks/bench_compile.py --aeb DIR  # ScrapingHub's 181 articles
+    .venv/bin/python tests/benchmarks/bench_compile.py --cpu      # CPU time, on a busy machine
+    .venv/bin/python tests/benchmarks/bench_compile.py --grow 4   # each body repeated 4 times
 
 Everything is measured in one process over the same bytes. For every page the three
 contenders run back to back, in an order that rotates from page to page, for --rounds rounds,
 so machine noise (other processes on a shared box) hits all three alike; a page's time is the
 median of its rounds. "ours" is the whole bytes → files work: `compile_page` then `render_page`.
+
+How a page's time grows with its size is printed too: a least-squares line (ms per 100 KB of
+HTML and the fixed part), the slope of log time against log size (1.0 is linear), and the time
+per byte of the biggest tenth of the pages against that of the middle tenth (above 1: big pages
+cost more per byte than middling ones). Pages differ in more than size, so --grow K also
+times each page against itself with what its <body> holds repeated K times: K times the
+time is linear, K² quadratic.
 """
 
 from __future__ import annotations
@@ -17,9 +27,13 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import gzip
 import io
+import json
+import math
 import os
 import pstats
+import re
 import statistics
 import sys
 import time
@@ -43,6 +57,9 @@ MAP_TARGET_BYTES = 2048
 # Targets from issue #2: median no slower than trafilatura's, p95 at most 1.5x its p95.
 MEDIAN_TARGET = 1.0
 P95_TARGET = 1.5
+# Wall time by default; --cpu counts this process's CPU time, which other work on a shared
+# machine inflates far less (it still slows the caches).
+clock = time.perf_counter
 
 
 @dataclass
@@ -72,6 +89,20 @@ def load_corpus(corpus: Path) -> list[Page]:
     return [Page(name, PAGE_URL.format(name=name), source.read_bytes()) for name, source in named]
 
 
+def load_aeb(aeb: Path) -> list[Page]:
+    """The article-extraction-benchmark's `html/<id>.html.gz` pages, named by the id's first 12
+    characters, each at its URL from ground-truth.json (as bench_articles reads them)."""
+    truth_file = aeb / "ground-truth.json"
+    if not truth_file.is_file():
+        sys.exit(f"no ground-truth.json in {aeb}")
+    truth = json.loads(truth_file.read_text(encoding="utf-8"))
+    return [
+        Page(key[:12], entry.get("url") or PAGE_URL.format(name=key),
+             gzip.decompress((aeb / "html" / f"{key}.html.gz").read_bytes()))
+        for key, entry in sorted(truth.items())
+    ]
+
+
 def percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile (p95 of 130 values is the 124th smallest)."""
     ordered = sorted(values)
@@ -81,18 +112,18 @@ def percentile(values: list[float], share: float) -> float:
 
 def run_ours(page: Page) -> tuple[float, float]:
     """(compile_page ms, compile_page + render_page ms)."""
-    started = time.perf_counter()
+    started = clock()
     compiled = compile_page(page.data, page.url)
-    middle = time.perf_counter()
+    middle = clock()
     render_page(compiled)
-    ended = time.perf_counter()
+    ended = clock()
     return (middle - started) * 1000, (ended - started) * 1000
 
 
 def timed(work: Callable[[], object]) -> float:
-    started = time.perf_counter()
+    started = clock()
     work()
-    return (time.perf_counter() - started) * 1000
+    return (clock() - started) * 1000
 
 
 def time_page(page: Page, rounds: int, first: int) -> dict[str, list[float]]:
@@ -222,6 +253,82 @@ def report_speed(timings: Timings, pages: list[Page], rounds: int) -> bool:
     return median_ratio <= MEDIAN_TARGET and p95_ratio <= P95_TARGET
 
 
+def growth(sizes: list[int], times: list[float]) -> tuple[float, float, float, float]:
+    """(ms per 100 KB, fixed ms) of the least-squares line, the log-log slope, and the biggest
+    decile's ms per byte over the middle decile's (each a median over its pages)."""
+    hundreds = [size / 100_000 for size in sizes]
+    mean_x, mean_y = statistics.fmean(hundreds), statistics.fmean(times)
+    spread_x = sum((x - mean_x) ** 2 for x in hundreds)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(hundreds, times)) / spread_x
+    logs = [(math.log(s), math.log(t)) for s, t in zip(sizes, times)]
+    log_x, log_y = statistics.fmean(x for x, _ in logs), statistics.fmean(y for _, y in logs)
+    log_slope = sum((x - log_x) * (y - log_y) for x, y in logs) / sum(
+        (x - log_x) ** 2 for x, _ in logs
+    )
+    by_size = sorted(zip(sizes, times))
+    tenth = max(1, len(by_size) // 10)
+    middle = by_size[len(by_size) // 2 - tenth // 2 :][:tenth]
+    biggest = by_size[-tenth:]
+    ratio = _ms_per_byte(biggest) / _ms_per_byte(middle)
+    return slope, mean_y - slope * mean_x, log_slope, ratio
+
+
+def _ms_per_byte(pages: list[tuple[int, float]]) -> float:
+    return statistics.median(ms / size for size, ms in pages)
+
+
+def report_growth(timings: Timings, pages: list[Page]) -> None:
+    sizes = [len(page.data) for page in pages]
+    print(f"\n## Time against page size ({len(sizes)} pages, "
+          f"{min(sizes) / 1000:.0f}–{max(sizes) / 1000:.0f} KB, "
+          f"median {statistics.median(sizes) / 1000:.0f} KB)\n")
+    print("| contender | ms per 100 KB | fixed ms | log-log slope "
+          "| biggest tenth / middle tenth, ms per byte |")
+    print("|---|---|---|---|---|")
+    for name, times in (("ours", timings.ours), ("trafilatura", timings.trafilatura),
+                        ("lxml parse", timings.lxml_parse)):
+        slope, fixed, log_slope, decile_ratio = growth(sizes, times)
+        print(f"| {name} | {slope:.2f} | {fixed:.2f} | {log_slope:.2f} | {decile_ratio:.2f} |")
+    rates = ((ms / len(page.data) * 100_000, page.name, len(page.data))
+             for ms, page in zip(timings.ours, pages))
+    print("most ms per 100 KB (ours): " + ", ".join(
+        f"{name} {rate:.0f} ({size / 1000:.0f} KB)"
+        for rate, name, size in sorted(rates, reverse=True)[:5]))
+
+
+_BODY = re.compile(rb"(<body[^>]*>)(.*)(</body>)", re.DOTALL | re.IGNORECASE)
+
+
+def grown(page: Page, times: int) -> Page | None:
+    """The page with what its <body> holds repeated `times` times (None without a <body>)."""
+    found = _BODY.search(page.data)
+    if found is None:
+        return None
+    body = found.group(2) * times
+    return Page(page.name, page.url, page.data[: found.start(2)] + body + page.data[found.end(2) :])
+
+
+def report_grown(pages: list[Page], times: int, rounds: int) -> None:
+    ratios = []
+    for page in pages:
+        big = grown(page, times)
+        if big is None:
+            continue
+        once = min(run_ours(page)[1] for _ in range(rounds))
+        repeated = min(run_ours(big)[1] for _ in range(rounds))
+        ratios.append((repeated / once, page.name, once, repeated))
+    if not ratios:
+        return
+    ordered = sorted(ratio for ratio, *_ in ratios)
+    print(f"\n## Each page against itself with its body repeated {times} times "
+          f"({len(ratios)} pages, best of {rounds} runs each)\n")
+    print(f"time x{times} / time x1: median {statistics.median(ordered):.1f}, "
+          f"p95 {percentile(ordered, 0.95):.1f}, max {ordered[-1]:.1f} (linear: {times})")
+    print("furthest above: " + ", ".join(
+        f"{name} {ratio:.1f} ({once:.0f} → {repeated:.0f} ms)"
+        for ratio, name, once, repeated in sorted(ratios, reverse=True)[:5]))
+
+
 def report_sizes(pages: list[Page]) -> None:
     map_bytes, content_bytes, total_bytes, big_maps = output_sizes(pages)
     if not map_bytes:
@@ -270,24 +377,51 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--held-out", action="store_true", help=f"the corpus is {HELD_OUT_CORPUS}"
     )
+    parser.add_argument(
+        "--aeb",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="the corpus is ScrapingHub's article-extraction-benchmark: its 181 "
+        "html/<id>.html.gz pages in DIR (default: $WEBSHELL_AEB)",
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="time by this process's CPU time, not wall time"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per page (median)")
+    parser.add_argument(
+        "--grow", type=int, default=0, metavar="K", help="also time each body repeated K times"
+    )
     parser.add_argument("--profile", action="store_true", help="also print cProfile hot spots")
     parser.add_argument("--top", type=int, default=25, help="rows of each profile listing")
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (0 = all)")
     args = parser.parse_args(argv)
+    global clock
+    clock = time.process_time if args.cpu else time.perf_counter
 
     corpus = HELD_OUT_CORPUS if args.held_out else args.corpus
-    pages = load_corpus(corpus)
+    if args.aeb is not None:
+        corpus = Path(args.aeb or os.environ.get("WEBSHELL_AEB") or "")
+        if not args.aeb and "WEBSHELL_AEB" not in os.environ:
+            parser.error("--aeb needs DIR or $WEBSHELL_AEB")
+        pages = load_aeb(corpus)
+    else:
+        pages = load_corpus(corpus)
     if args.limit:
         pages = pages[: args.limit]
     measured, failures = first_pass(pages)
     timings = measure(measured, args.rounds)
     print(
         f"corpus: {corpus} ({len(pages)} pages, "
-        f"{sum(len(p.data) for p in pages) / 1e6:.1f} MB); python {sys.version.split()[0]}, "
+        f"{sum(len(p.data) for p in pages) / 1e6:.1f} MB; {'CPU' if args.cpu else 'wall'} time); "
+        f"python {sys.version.split()[0]}, "
         f"lxml {'.'.join(map(str, lxml.etree.LXML_VERSION))}, trafilatura {trafilatura.__version__}\n"
     )
     on_target = report_speed(timings, measured, args.rounds) if timings.ours else False
+    if len(timings.ours) >= 10:
+        report_growth(timings, measured)
+    if args.grow > 1:
+        report_grown(measured, args.grow, args.rounds)
     report_sizes(measured)
     if failures:
         print(f"\n## compile failures ({len(failures)})\n")

@@ -61,6 +61,10 @@ def page(css: str, body: str) -> str:
     ('[class|="amp"] { display: none }', '<p class="amp-hide x">{}</p>'),
     ("[Data-Hide] { display: none }", '<p data-hide="">{}</p>'),
     (".md\\:hidden { display: none }", '<p class="md:hidden">{}</p>'),
+    ("P.Shout , .never{display:none}", '<p class="Shout">{}</p>'),
+    ("div>i+b~em{display:none}", "<div><i></i><b></b><em>{}</em></div>"),
+    ("*.w-1\\/2:FIRST-CHILD { display: none }", '<div><p class="w-1/2">{}</p></div>'),
+    (".caf\u00e9 { display: none }", '<p class="caf\u00e9">{}</p>'),
 ])
 def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: str) -> None:
     tree = files(page(css, markup.format(INJECTION)))
@@ -78,6 +82,8 @@ def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: st
     ("@media (prefers-reduced-motion: reduce) { .r { display: none } }", '<p class="r">{}</p>'),
     (".menu:hover .sub { display: block } .sub { display: block }", '<p class="sub">{}</p>'),
     (".x::before { display: none }", '<p class="x">{}</p>'),
+    (".x:BEFORE, .x::after { display: none }", '<p class="x">{}</p>'),
+    (".x:hover, div :scope { display: none }", '<p class="x">{}</p>'),
     (".o { opacity: 0.5 }", '<p class="o">{}</p>'),
     (".v { visibility: hidden } .v span { visibility: visible }",
      '<p class="v"><span>{}</span></p>'),

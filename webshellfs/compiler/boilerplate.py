@@ -24,7 +24,7 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE
-from webshellfs.compiler.dom import FIXED_ATTRIBUTE, squash
+from webshellfs.compiler.dom import FIXED_ATTRIBUTE, short_text, squash
 from webshellfs.compiler.regions import (
     AFTER_MAIN_MAX_PROSE,
     AFTER_MAIN_TAGS,
@@ -450,11 +450,10 @@ def leading_text(element: HtmlElement) -> str | None:
     owner = first
     while owner is not element and owner.tag not in BLOCK_TAGS:
         parent = owner.getparent()
-        if parent is None or len(squash(parent.text_content())) > MAX_HEADING_CHARS:
+        if parent is None or short_text(parent, MAX_HEADING_CHARS) is None:
             break
         owner = parent
-    text = squash(owner.text_content())
-    return text if len(text) <= MAX_HEADING_CHARS else None
+    return short_text(owner, MAX_HEADING_CHARS)
 
 
 def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
@@ -474,7 +473,7 @@ def heading_region(element: HtmlElement, weights: TextWeights) -> str | None:
         region = _phrase_region(label)  # "Related: <a>…</a>", "SEE MORE: <a>…</a>"
     if region is None or tag not in HEADING_PARAGRAPH_TAGS:
         return region
-    if len(squash(element.text_content())) <= len(heading):
+    if short_text(element, len(heading)) is not None:
         return region
     mostly_links = link_share(element, weights) >= RELATED_MIN_LINK_SHARE
     return "related" if region == "related" and mostly_links else None
@@ -659,8 +658,8 @@ def _more_of_region(heading: HtmlElement) -> str | None:
     """The kind a short "more of" heading names ("Weitere Tourentipps in Schweden", "More
     Great WIRED Stories"): a section's heading only, never a heading alone (MORE_OF_REGIONS,
     OTHER_PAGES_MARKERS with OTHER_PAGES_NOUNS)."""
-    words = _NOT_WORDS.sub(" ", squash(heading.text_content()).lower()).split()
-    if not 2 <= len(words) <= OTHER_PAGES_MAX_WORDS:
+    words = _few_words(heading, OTHER_PAGES_MAX_WORDS)
+    if words is None or len(words) < 2:
         return None
     if len(words) <= MORE_OF_MAX_WORDS and words[0] in MORE_OF_REGIONS:
         return MORE_OF_REGIONS[words[0]]
@@ -668,6 +667,28 @@ def _more_of_region(heading: HtmlElement) -> str | None:
     if named & OTHER_PAGES_MARKERS and named & OTHER_PAGES_NOUNS:
         return "related"
     return None
+
+
+def _words(text: str) -> list[str]:
+    return _NOT_WORDS.sub(" ", squash(text).lower()).split()
+
+
+def _few_words(element: HtmlElement, most: int) -> list[str] | None:
+    """The words of the element's text if there are at most `most`, else None, from only as
+    much of the text as it takes to tell (a heading swallowing the page by broken markup is
+    asked about for each heading in it): a part of a text never has more words than it."""
+    pieces: list[str] = []
+    size = 0
+    check_at = 64
+    for piece in element.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > check_at:
+            if len(_words("".join(pieces))) > most:
+                return None
+            check_at = 2 * size
+    words = _words("".join(pieces))
+    return words if len(words) <= most else None
 
 
 def _section_of(heading: HtmlElement, main: HtmlElement, weights: TextWeights) -> list[HtmlElement]:

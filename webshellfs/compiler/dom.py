@@ -22,6 +22,24 @@ def squash(text: str) -> str:
     return text if text.isprintable() else _CONTROL.sub("", text)
 
 
+def short_text(element: HtmlElement, limit: int) -> str | None:
+    """squash(element.text_content()) if that is at most `limit` characters, else None, from
+    only as much of the text as it takes to tell: asked of block after block, a big container's
+    whole text made a page's cost grow with the square of its size."""
+    pieces: list[str] = []
+    size = 0
+    check_at = limit
+    for piece in element.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > check_at:
+            if len(squash("".join(pieces))) > limit:
+                return None  # squashing more text never shortens it
+            check_at = 2 * size  # mostly spaces so far: look again when it has doubled
+    text = squash("".join(pieces))
+    return text if len(text) <= limit else None
+
+
 def without_controls(line: str) -> str:
     """A preformatted line as is, minus control characters other than tab."""
     return line if line.isprintable() else _CONTROL_BUT_TAB.sub("", line)

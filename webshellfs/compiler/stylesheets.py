@@ -37,6 +37,8 @@ from cssselect.parser import (
     Hash,
     Negation,
     Pseudo,
+    Selector,
+    unescape_ident,
 )
 from lxml.html import HtmlElement
 
@@ -156,10 +158,17 @@ def _feature_holds(bound: str, dimension: str, number: str, unit: str) -> bool:
     return size >= limit if bound == "min" else size <= limit
 
 
-# One token of CSS at the level of rules: a comment, a string, a brace, or a run of anything
-# else (declarations are split at `;` afterwards, strings aside).
-_TOKEN = re.compile(r"""/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[{}]|[^{}"'/]+|/""",
-                    re.DOTALL)
+# One token of CSS at the level of rules (declarations are split at `;` afterwards, strings
+# aside). A whole block with nothing nested and no string or comment in it is one token: most
+# rules are, and one token costs a quarter of four.
+_PLAIN = r"""[^{}"'/]*+(?:/(?!\*)[^{}"'/]*+)*+"""  # no brace, quote or comment (may be empty)
+_TOKEN = re.compile("|".join((
+    _PLAIN + r"\{" + _PLAIN + r"\}",  # `prelude{body}`
+    r"/\*.*?(?:\*/|\Z)",  # a comment
+    r""""(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?""",  # a string
+    r"[{}]",
+    r"""(?!/\*)(?=[^{}"'])""" + _PLAIN,  # a run of anything else, up to one of those
+)), re.DOTALL)
 _AT_RULE = re.compile(r"@([\w-]+)\s*(.*)", re.DOTALL)
 _IMPORTANT = re.compile(r"!\s*important\s*$")
 # At-rules whose blocks hold ordinary rules (@media only when it applies).
@@ -183,35 +192,55 @@ def _rules(css: str) -> list[Rule]:
     rules: list[Rule] = []
     stack: list[_Block] = []
     buffer: list[str] = []
+    inside = True  # whether a rule opened here counts (_open's `used`)
+    media: dict[str, bool] = {}  # each media query judged once, however many groups it opens
+    bodies: dict[str, list] = {}  # each block body read once (its list shared: only read)
     for token in _TOKEN.findall(css):
-        if token.startswith("/*"):
+        first = token[0]
+        if first == "/" and token.startswith("/*"):
             continue
-        top = stack[-1] if stack else None
+        if token[-1] == "}" and first not in "\"'}":
+            # A whole block, as its prelude, `{`, body and `}` one by one would be taken: an
+            # at-rule's says nothing here, a style rule's counts if it declares something.
+            prelude, _, body = token[:-1].partition("{")
+            declarations = bodies.get(body) if inside else []
+            if declarations is None:
+                declarations = bodies[body] = _declarations(body.split(";"))
+            if declarations:
+                buffer.append(prelude)
+                selector = _last_statement(buffer).strip()
+                if not selector.startswith("@"):
+                    rules.append((selector, declarations))
+            buffer = []
+            continue
         if token == "{":
             # Whatever ends in `;` before a selector is a statement (@import …;), not part of it.
-            stack.append(_open(top, _last_statement(buffer).strip()))
-            buffer = []
+            stack.append(_open(inside, _last_statement(buffer).strip(), media))
         elif token == "}":
-            if top is not None:
-                stack.pop()
+            if stack:
+                top = stack.pop()
                 if top.selector is not None and top.used:
                     declarations = _declarations(_statements(buffer))
                     if declarations:
                         rules.append((top.selector, declarations))
-            buffer = []
         else:
             buffer.append(token)
+            continue
+        buffer = []
+        inside = not stack or (stack[-1].used and stack[-1].selector is None)
     return rules
 
 
-def _open(parent: _Block | None, prelude: str) -> _Block:
-    used = parent is None or (parent.used and parent.selector is None)
+def _open(inside: bool, prelude: str, media: dict[str, bool]) -> _Block:
+    """The block a `{` opens after `prelude`, in a place where rules count or not (`inside`);
+    `media` remembers the queries judged so far."""
     if not prelude.startswith("@"):
-        return _Block(prelude, used)
+        return _Block(prelude, inside)
     at_rule = _AT_RULE.match(prelude)
     keyword, condition = (at_rule.group(1).lower(), at_rule.group(2)) if at_rule else ("", "")
-    if keyword not in _GROUPING or (keyword == "media" and not _applies(condition)):
-        used = False
+    if keyword == "media" and condition not in media:
+        media[condition] = _applies(condition)
+    used = inside and keyword in _GROUPING and (keyword != "media" or media[condition])
     return _Block(None, used)
 
 
@@ -255,15 +284,17 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
     elements a rule that can hide something matches (the suspects), and for those and their
     descendants: the other rules (display:block after display:none …) can only matter to
     those, so they are matched against those alone."""
-    parsed: dict[str, list[cssselect.Selector]] = {}
+    parsed: dict[str, list[cssselect.Selector]] = {}  # those without a pseudo-element
 
     def selectors(text: str) -> list[cssselect.Selector]:
-        if text not in parsed:
+        found = parsed.get(text)
+        if found is None:
             try:
-                parsed[text] = cssselect.parse(text) if matcher.may_match(text) else []
+                found = _parse_selectors(text) if matcher.may_match(text) else []
             except cssselect.SelectorError:
-                parsed[text] = []
-        return [s for s in parsed[text] if s.pseudo_element is None]
+                found = []
+            found = parsed[text] = [s for s in found if s.pseudo_element is None]
+        return found
 
     suspects: set[HtmlElement] = set()
     for text, declarations in rules:
@@ -346,17 +377,23 @@ class _Names:
         self.tags = {element.tag for element in elements}
         self.classes = {name for element in elements for name in _class_names(element)}
         self.ids = {element.get("id") for element in elements}
+        self._compounds: dict[str, bool] = {}  # the answer for each last compound seen
 
     def may_be_styled(self, text: str) -> bool:
-        for part in _NESTED.sub("", text).split(","):
-            compound = _COMBINATORS.split(part.strip())[-1]
-            tag = _TAG.match(compound)
-            if tag is not None and tag.group().lower() not in self.tags:
-                continue
-            if all(name in (self.classes if mark == "." else self.ids)
-                   for mark, name in _selector_names(compound)):
+        for compound in _LAST_COMPOUNDS.findall(_without_nested(text) + ","):
+            styled = self._compounds.get(compound)
+            if styled is None:
+                styled = self._compounds[compound] = self._may_style(compound)
+            if styled:
                 return True
         return False
+
+    def _may_style(self, compound: str) -> bool:
+        tag = _TAG.match(compound)
+        if tag is not None and tag.group().lower() not in self.tags:
+            return False
+        return all(name in (self.classes if mark == "." else self.ids)
+                   for mark, name in _selector_names(compound))
 
 
 def _class_names(element: HtmlElement) -> list[str]:
@@ -398,6 +435,92 @@ def _hides(element: HtmlElement, style: dict[str, str], undone: _Undone) -> bool
     return False
 
 
+# Selector lists of the plain kinds (tags, classes, ids, pseudo-classes without arguments, a
+# pseudo-element at the end) are built here, as the objects cssselect's parser would build,
+# about four times faster; anything else (attribute tests, functions, hexadecimal escapes,
+# namespaces, comments, mistakes) is left to cssselect. Names are cssselect's: ASCII name
+# characters, other escaped characters, and non-ASCII ones.
+# (NUL and surrogates, which cssselect replaces first, go to cssselect.)
+_NAME_CHARS = "_a-zA-Z0-9\\-\u0080-\ud7ff\ue000-\U0010ffff"
+_ESCAPED = r"\\[^\n\r\f0-9a-fA-F\0\ud800-\udfff]"
+_NAME_REST = rf"[{_NAME_CHARS}]*+(?:{_ESCAPED}[{_NAME_CHARS}]*+)*+"
+_PLAIN_IDENT = rf"-?(?:[_a-zA-Z\u0080-\ud7ff\ue000-\U0010ffff]|{_ESCAPED}){_NAME_REST}"
+_PLAIN_PIECE = re.compile(
+    rf"(?P<class>\.{_PLAIN_IDENT})|(?P<space>[ \t\r\n\f]+)|(?P<tag>{_PLAIN_IDENT}|\*)"
+    rf"|(?P<combinator>[>+~])|(?P<comma>,)|(?P<id>#(?:[{_NAME_CHARS}]|{_ESCAPED}){_NAME_REST})"
+    rf"|(?P<element>::{_PLAIN_IDENT})|(?P<pseudo>:{_PLAIN_IDENT})|(?P<other>.)", re.DOTALL)
+# How many characters mark each kind of piece before its name.
+_MARKS = {"class": 1, "id": 1, "pseudo": 1, "element": 2, "tag": 0}
+# Pseudo-elements CSS 2.1 wrote with one colon; :scope, which cssselect checks for its place.
+_OLD_PSEUDO_ELEMENTS = frozenset({"first-line", "first-letter", "before", "after"})
+_PLACED_PSEUDO = "scope"
+
+
+class _NotPlain(Exception):
+    """A selector list the plain parser leaves to cssselect."""
+
+
+def _parse_selectors(text: str) -> list[Selector]:
+    """cssselect.parse(text), the plain selector lists built directly."""
+    try:
+        return _parse_plain(text)
+    except _NotPlain:
+        return cssselect.parse(text)
+
+
+def _parse_plain(text: str) -> list[Selector]:
+    selectors: list[Selector] = []
+    tree: object = None  # the selector so far
+    compound: object = None  # the compound selector being read
+    combinator = ""  # the one before `compound`, once seen ("" for none yet)
+    pseudo_element: str | None = None
+    for piece in _PLAIN_PIECE.finditer(text):
+        kind = piece.lastgroup
+        value = piece.group(kind)
+        if kind in ("space", "combinator", "comma"):
+            if compound is not None:
+                tree = compound if tree is None else CombinedSelector(tree, combinator, compound)
+                compound, combinator = None, " "
+            if kind == "combinator":
+                if tree is None or combinator != " ":
+                    raise _NotPlain  # a combinator without a selector before it, or two
+                combinator = value
+            elif kind == "comma":
+                if tree is None or combinator != " ":
+                    raise _NotPlain
+                selectors.append(Selector(tree, pseudo_element))
+                tree, combinator, pseudo_element = None, "", None
+            continue
+        if pseudo_element is not None or kind == "other":
+            raise _NotPlain  # something after a pseudo-element, or not plain at all
+        name = value[_MARKS[kind]:]
+        if "\\" in name:
+            name = unescape_ident(name)
+        if kind == "tag":
+            if compound is not None:
+                raise _NotPlain  # a tag inside a compound
+            compound = Element(None, None if name == "*" else name)
+            continue
+        if compound is None:
+            compound = Element(None, None)
+        if kind == "class":
+            compound = Class(compound, name)
+        elif kind == "id":
+            compound = Hash(compound, name)
+        elif kind == "element" or name.lower() in _OLD_PSEUDO_ELEMENTS:
+            pseudo_element = name
+        elif name.lower() == _PLACED_PSEUDO:
+            raise _NotPlain
+        else:
+            compound = Pseudo(compound, name)
+    if compound is not None:
+        tree = compound if tree is None else CombinedSelector(tree, combinator, compound)
+    elif tree is None or combinator != " ":
+        raise _NotPlain  # empty, or ending in a combinator or a comma
+    selectors.append(Selector(tree, pseudo_element))
+    return selectors
+
+
 class _Unsupported(Exception):
     """A selector using something not matched here (:nth-child(), :has() …): not used."""
 
@@ -407,11 +530,13 @@ _NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-with
                     "focus-visible", "checked", "indeterminate", "open"})
 
 
-# The classes and ids a selector names (outside attribute tests and pseudo-class arguments);
-# its last compound and that compound's tag.
-_NAMES = re.compile(r"([.#])((?:[\w-]|\\[^0-9a-fA-F\s])+)")
+# The classes and ids a selector names (outside attribute tests and pseudo-class arguments),
+# and the commas between selectors; the last compound of each selector of a list (followed by
+# a comma: the list is given one more); a compound's tag.
+_NAMES = re.compile(r"([.#])((?=[\w-]|\\[^0-9a-fA-F\s])[\w-]*+(?:\\[^0-9a-fA-F\s][\w-]*+)*+)")
+_NAMES_AND_COMMAS = re.compile(_NAMES.pattern + "|,")
 _ESCAPE = re.compile(r"\\(.)")
-_COMBINATORS = re.compile(r"[\s>+~]+")
+_LAST_COMPOUNDS = re.compile(r"(?<![^\s>+~,])([^\s>+~,]*+)\s*+,")  # (from a compound's start)
 _TAG = re.compile(r"[a-zA-Z][\w-]*")
 
 
@@ -423,6 +548,10 @@ def _selector_names(text: str) -> list[tuple[str, str]]:
 _NESTED = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 
 
+def _without_nested(text: str) -> str:
+    return _NESTED.sub("", text) if "[" in text or "(" in text else text
+
+
 class _Matcher:
     """Right-to-left selector matching from the document's elements with a tag, class or id
     (found by lxml as needed), counting its work against MAX_MATCH_WORK."""
@@ -432,10 +561,12 @@ class _Matcher:
         # tags are looked up when a selector needs one.
         by_class: dict[str, list[HtmlElement]] = {}
         with_id: list[HtmlElement] = []
+        self._words: dict[HtmlElement, list[str]] = {}  # the class names of those with any
         for element in _document_elements(root):
             classes = element.get("class")
             if classes is not None:
-                for name in classes.split():
+                self._words[element] = words = classes.split()
+                for name in words:
                     found = by_class.get(name)
                     if found is None:
                         by_class[name] = [element]
@@ -450,8 +581,13 @@ class _Matcher:
         self.classes = {name for kind, name in self._entries if kind == "class"}
         self.ids = {name for kind, name in self._entries if kind == "id"}
         self._root = root
-        self._memo: dict[tuple[HtmlElement, int], bool] = {}
-        self._compounds: dict[int, set[HtmlElement]] = {}
+        # Keyed by the parsed selectors themselves (compared by identity), which the cascade
+        # keeps while this matcher lives.
+        self._memo: dict[object, dict[HtmlElement, bool]] = {}
+        self._compounds: dict[object, set[HtmlElement]] = {}
+        self._tests: dict[object, Callable[[HtmlElement], bool]] = {}
+        self._walks: dict[object, dict[HtmlElement, tuple[int, bool]]] = {}
+        self._keys: dict[object, str] = {}
         self._found: dict[str, list[HtmlElement]] = {}
         self.work = 0
         self.exhausted = False
@@ -480,11 +616,21 @@ class _Matcher:
         """False if no selector of a list can match: each names a class or id the document
         lacks, in any of its compounds (most of a big site's stylesheet). Cheaper than
         parsing it."""
-        for part in _NESTED.sub("", text).split(","):
-            if all(name in (self.classes if mark == "." else self.ids)
-                   for mark, name in _selector_names(part)):
-                return True
-        return False
+        text = _without_nested(text)
+        if "\\," in text:  # a comma in a name: the selectors are split first
+            return any(all(name in (self.classes if mark == "." else self.ids)
+                           for mark, name in _selector_names(part)) for part in text.split(","))
+        present = True  # every name of this selector so far
+        for mark, name in _NAMES_AND_COMMAS.findall(text):
+            if not mark:  # a comma: this selector is whole
+                if present:
+                    return True
+                present = True
+            elif present:
+                if "\\" in name:
+                    name = _ESCAPE.sub(r"\1", name)
+                present = name in (self.classes if mark == "." else self.ids)
+        return present
 
     def matching(self, tree: object, among: set[HtmlElement] | None = None) -> list[HtmlElement]:
         """The elements (of `among`, if given) a parsed selector matches; none if it is
@@ -492,7 +638,9 @@ class _Matcher:
         if self.exhausted:
             return []
         last = tree.subselector if isinstance(tree, CombinedSelector) else tree
-        key = repr(tree)
+        key = self._keys.get(tree)
+        if key is None:
+            key = self._keys[tree] = repr(tree)  # equal selectors share their answer
         if key in self._found:
             found = self._found[key]
             if among is None:
@@ -562,19 +710,49 @@ class _Matcher:
 
     def _compound_set(self, compound: object) -> set[HtmlElement]:
         """The elements one compound selector matches, from the index (remembered)."""
-        key = id(compound)
-        if key not in self._compounds:
-            self._compounds[key] = {element for element in self._candidates(compound)
-                                    if self._compound(element, compound)}
-        return self._compounds[key]
+        found = self._compounds.get(compound)
+        if found is None:
+            found = self._compounds[compound] = {
+                element for element in self._candidates(compound)
+                if self._compound(element, compound)}
+        return found
+
+    def _ancestor_in(self, element: HtmlElement, matched: set[HtmlElement],
+                     compound: object) -> tuple[int, bool]:
+        """(ancestors walked up to the first in `matched`, or all of them; whether one is),
+        remembered per element for each compound: candidates share most of their ancestors."""
+        walks = self._walks.get(compound)
+        if walks is None:
+            walks = self._walks[compound] = {}
+        unknown = [element]  # each the parent of the one before, walks not yet known
+        while True:
+            parent = unknown[-1].getparent()
+            if parent is None:
+                known = (0, False)
+            elif parent in matched:
+                known = (1, True)
+            elif parent in walks:
+                steps, found = walks[parent]
+                known = (steps + 1, found)
+            else:
+                unknown.append(parent)
+                continue
+            break
+        for node in reversed(unknown):
+            walks[node] = known
+            known = (known[0] + 1, known[1])
+        return walks[element]
 
     def _matches(self, element: HtmlElement, tree: object) -> bool:
         """Whether element matches tree; remembered, because the ancestors of many
         candidates are checked against the same left-hand side again and again."""
-        key = (element, id(tree))
-        if key not in self._memo:
-            self._memo[key] = self._matches_now(element, tree)
-        return self._memo[key]
+        memo = self._memo.get(tree)
+        if memo is None:
+            memo = self._memo[tree] = {}
+        answer = memo.get(element)
+        if answer is None:
+            answer = memo[element] = self._matches_now(element, tree)
+        return answer
 
     def _matches_now(self, element: HtmlElement, tree: object) -> bool:
         if not isinstance(tree, CombinedSelector):
@@ -589,20 +767,17 @@ class _Matcher:
             matched = self._compound_set(left)
             if combinator == ">":
                 return element.getparent() in matched
-            steps = 0
-            for steps, ancestor in enumerate(element.iterancestors(), 1):
-                if ancestor in matched:
-                    break
-            else:
-                ancestor = None
+            steps, found = self._ancestor_in(element, matched, left)
             self.spend(steps)
-            return ancestor is not None
+            return found
         # Only elements matching the left side's own last compound can match the left side.
         possible = self._compound_set(left.subselector if isinstance(left, CombinedSelector)
                                       else left)
         if combinator == " ":
-            return any(self._matches(ancestor, left) for ancestor in element.iterancestors()
-                       if ancestor in possible)
+            for ancestor in element.iterancestors():
+                if ancestor in possible and self._matches(ancestor, left):
+                    return True
+            return False
         if combinator == ">":
             parent = element.getparent()
             return parent in possible and self._matches(parent, left)
@@ -624,27 +799,54 @@ class _Matcher:
         self.work += 1
         if self.work > MAX_MATCH_WORK:
             raise _Exhausted
-        while node is not None:
-            if not self._simple(element, node):
-                return False
-            node = getattr(node, "selector", None)
-        return True
+        test = self._tests.get(node)
+        if test is None:
+            test = self._tests[node] = self._compiled(node)
+        return test(element)
 
-    def _simple(self, element: HtmlElement, node: object) -> bool:
-        """One simple selector of a compound (the chain is walked by _compound)."""
+    def _compiled(self, node: object) -> Callable[[HtmlElement], bool]:
+        """A compound selector as one test of an element: its simple selectors' tests in the
+        order of its chain, stopping at the first that fails (a negation inside counts its
+        own step only when it is reached)."""
+        tests = []
+        while node is not None:
+            test = self._simple(node)
+            if test is not None:
+                tests.append(test)
+            node = getattr(node, "selector", None)
+        if len(tests) == 1:
+            return tests[0]
+
+        def passes_all(element: HtmlElement) -> bool:
+            for test in tests:
+                if not test(element):
+                    return False
+            return True
+
+        return passes_all
+
+    def _simple(self, node: object) -> Callable[[HtmlElement], bool] | None:
+        """The test of one simple selector; None for `*`, which every element passes."""
         if isinstance(node, Element):
-            return node.element in (None, "*") or element.tag.lower() == node.element.lower()
+            if node.element in (None, "*"):
+                return None
+            tag = node.element.lower()
+            return lambda element: element.tag.lower() == tag
         if isinstance(node, Class):
-            return node.class_name in (element.get("class") or "").split()
+            name, words = node.class_name, self._words
+            return lambda element: name in words.get(element, ())
         if isinstance(node, Hash):
-            return element.get("id") == node.id
+            wanted = node.id
+            return lambda element: element.get("id") == wanted
         if isinstance(node, Attrib):
-            return _attribute_matches(element.get(node.attrib.lower()), node)
+            attribute = node.attrib.lower()
+            return lambda element: _attribute_matches(element.get(attribute), node)
         if isinstance(node, Negation):
-            return not self._compound(element, node.subselector)
+            inner = node.subselector
+            return lambda element: not self._compound(element, inner)
         if isinstance(node, Pseudo):
-            return _pseudo_matches(element, node.ident.lower())
-        raise _Unsupported(type(node).__name__)
+            return _pseudo_test(node.ident.lower())
+        return _unsupported(type(node).__name__)
 
 
 def _document_elements(root: HtmlElement) -> Iterator[HtmlElement]:
@@ -680,38 +882,64 @@ class _Exhausted(Exception):
     """MAX_MATCH_WORK is used up."""
 
 
+# An attribute test by its operator: (the element's value, the selector's) → passes.
+_ATTRIBUTE_TESTS: dict[str, Callable[[str, str], bool]] = {
+    "=": lambda actual, wanted: actual == wanted,
+    "~=": lambda actual, wanted: wanted in actual.split(),
+    "|=": lambda actual, wanted: actual == wanted or actual.startswith(wanted + "-"),
+    "^=": lambda actual, wanted: bool(wanted) and actual.startswith(wanted),
+    "$=": lambda actual, wanted: bool(wanted) and actual.endswith(wanted),
+    "*=": lambda actual, wanted: bool(wanted) and wanted in actual,
+}
+
+
 def _attribute_matches(actual: str | None, node: Attrib) -> bool:
     if actual is None:
         return False
     if node.operator == "exists":
         return True
-    wanted = node.value.value if node.value is not None else ""
-    tests = {
-        "=": lambda: actual == wanted,
-        "~=": lambda: wanted in actual.split(),
-        "|=": lambda: actual == wanted or actual.startswith(wanted + "-"),
-        "^=": lambda: bool(wanted) and actual.startswith(wanted),
-        "$=": lambda: bool(wanted) and actual.endswith(wanted),
-        "*=": lambda: bool(wanted) and wanted in actual,
-    }
-    if node.operator not in tests:
+    if node.operator not in _ATTRIBUTE_TESTS:
         raise _Unsupported(node.operator)
-    return tests[node.operator]()
+    wanted = node.value.value if node.value is not None else ""
+    return _ATTRIBUTE_TESTS[node.operator](actual, wanted)
 
 
-def _pseudo_matches(element: HtmlElement, ident: str) -> bool:
-    if ident in _NEVER:
-        return False
-    siblings = [s for s in (element.getparent() if element.getparent() is not None else [])
-                if isinstance(s.tag, str)] if ident.endswith("child") else []
-    structural = {
-        "first-child": lambda: bool(siblings) and siblings[0] is element,
-        "last-child": lambda: bool(siblings) and siblings[-1] is element,
-        "only-child": lambda: len(siblings) == 1,
-        "root": lambda: element.getparent() is None,
-        "empty": lambda: len(element) == 0 and not element.text,
-        "link": lambda: element.tag in ("a", "area") and element.get("href") is not None,
-    }
-    if ident not in structural:
-        raise _Unsupported(ident)
-    return structural[ident]()
+def _element_siblings(element: HtmlElement) -> list[HtmlElement]:
+    """The element children of the element's parent (none for the root)."""
+    parent = element.getparent()
+    return [] if parent is None else [s for s in parent if isinstance(s.tag, str)]
+
+
+def _first_child(element: HtmlElement) -> bool:
+    siblings = _element_siblings(element)
+    return bool(siblings) and siblings[0] is element
+
+
+def _last_child(element: HtmlElement) -> bool:
+    siblings = _element_siblings(element)
+    return bool(siblings) and siblings[-1] is element
+
+
+# The pseudo-classes matched here, by name; the interaction ones (_NEVER) match nothing.
+_PSEUDO_TESTS: dict[str, Callable[[HtmlElement], bool]] = {
+    "first-child": _first_child,
+    "last-child": _last_child,
+    "only-child": lambda element: len(_element_siblings(element)) == 1,
+    "root": lambda element: element.getparent() is None,
+    "empty": lambda element: len(element) == 0 and not element.text,
+    "link": lambda element: element.tag in ("a", "area") and element.get("href") is not None,
+    **dict.fromkeys(_NEVER, lambda element: False),
+}
+
+
+def _pseudo_test(ident: str) -> Callable[[HtmlElement], bool]:
+    return _PSEUDO_TESTS.get(ident) or _unsupported(ident)
+
+
+def _unsupported(what: str) -> Callable[[HtmlElement], bool]:
+    """A test for something not matched here: using the selector stops when it is reached."""
+
+    def refuse(element: HtmlElement) -> bool:
+        raise _Unsupported(what)
+
+    return refuse
