@@ -122,7 +122,10 @@ def test_a_deeper_depth_on_resume_follows_the_links_past_the_old_one(
     run(tmp_path, body)
 
 
-def test_a_map_says_so_when_the_start_page_has_no_navigation() -> None:
+def test_a_map_says_so_when_the_start_page_has_no_navigation_and_how_to_find_a_page() -> None:
     state = Explorer.new_state("http://docs.example/index.html", DEFAULT_BOUNDS)
+    site_map = render_map(state)
     assert "## Top navigation (the start page's header and menus)\n- none: the start page has no " \
-        "header or nav region" in render_map(state)
+        "header or nav region; its links are the site's contents" in site_map
+    assert ("find a page: grep -i 'WORDS' _sites/docs.example/pages.tsv (by title), or grep -rli "
+            "'WORDS' N*/content/ (by its text: every page stored is there)") in site_map

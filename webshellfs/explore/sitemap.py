@@ -80,8 +80,10 @@ def _navigation(state: SiteState) -> list[str]:
             where = " (never followed: see Skipped)" if url in never else ""
         lines.append(f"- {_cut(text) or '(no text)'} → {_path_of(url)}{where}  [{region}]")
     if not state.navigation:
-        lines.append("- none: the start page has no header or nav region (its links lead to the "
-                     "pages of depth 1 in pages.tsv)")
+        start = state.pages.get(state.start.partition("#")[0])
+        contents = f"{start.page}/links.tsv" if start is not None and start.page else "its links"
+        lines.append(f"- none: the start page has no header or nav region; {contents} are the "
+                     "site's contents (the pages of depth 1 in pages.tsv)")
     lines += _more(len(state.navigation), NAVIGATION_SHOWN, "pages.tsv")
     return lines
 
@@ -196,6 +198,8 @@ def render_map(state: SiteState) -> str:
         "files here: pages.tsv (every address, its page and template), templates.tsv, "
         "behaviors.tsv (what each control did, what was skipped), menus.tsv (what each menu "
         "holds), paths.tsv (the clicks to each page)",
+        f"find a page: grep -i 'WORDS' {map_address(state.site)}/pages.tsv (by title), or "
+        "grep -rli 'WORDS' N*/content/ (by its text: every page stored is there)",
     ]
     parts = [head, _navigation(state), _sections(state),
              _templates(state, counts, listed, _addresses(state)), _forms(state),
