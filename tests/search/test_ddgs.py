@@ -56,6 +56,18 @@ def run(
         ),
         (TimeoutException("timed out"), "timed out (timed out)"),
         (DDGSException("403 Forbidden"), "failed (403 Forbidden); its engines may be blocking us"),
+        (
+            DDGSException("DNSError('error sending request for url (https://search.example/"
+                          "search;_ylt=Ab?p=rain) > error resolving DNS > DNS error: no records "
+                          "found for Query { name: Name(\"search.example.\") }')"),
+            "failed: its search engines' addresses could not be resolved (no network or no DNS "
+            "here?)",
+        ),
+        (
+            DDGSException("error sending request for url (https://e.example/s?q=rain) > "
+                          "connection refused"),
+            "failed (connection refused); its engines may be blocking us",
+        ),
     ],
 )
 def test_library_failures_become_search_errors(

@@ -6,6 +6,7 @@ that serves the mount never waits on it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import trio
@@ -45,7 +46,24 @@ class DdgsBackend:
         except DDGSException as exc:
             if str(exc) == _NO_RESULTS:
                 return []
-            raise refusal(NAME, f"failed ({exc}); its engines may be blocking us") from exc
+            raise refusal(NAME, _failure(exc)) from exc
+
+
+# ddgs passes on its HTTP client's error whole: the engine's URL with its tracking query, the
+# chain of causes, the resolver's record dump. The reason is its last link.
+_URL_TAIL = re.compile(r"([?;][^\s)'\"]*)")
+_NO_ADDRESS = re.compile(r"error resolving DNS|Name or service not known|no records found", re.I)
+FAILURE_SHOWN = 200
+
+
+def _failure(exc: DDGSException) -> str:
+    """Why ddgs failed, in a line: no engine's address resolving means no network to search."""
+    text = str(exc)
+    if _NO_ADDRESS.search(text):
+        return ("failed: its search engines' addresses could not be resolved (no network or "
+                "no DNS here?)")
+    reason = _URL_TAIL.sub("", text.rpartition(" > ")[2])
+    return f"failed ({reason[:FAILURE_SHOWN]}); its engines may be blocking us"
 
 
 def create(url: str, settings: Settings, environ: Mapping[str, str]) -> DdgsBackend:
