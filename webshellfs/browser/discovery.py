@@ -263,23 +263,26 @@ REVEALING_PROPERTIES = (
     "scale", "left", "top", "right", "bottom", "clip", "clip-path", "pointer-events",
     "content-visibility",
 )
-# Bounds on the stylesheet walk, per capture: rules read, and selectors looked up in the page
-# (a utility framework's thousands of rules and `.group:hover` variants stay cheap).
+# Bounds on the stylesheet walk, per document: rules read, selectors looked up in the page,
+# and elements they match checked for what the rule styles (a utility framework's thousands of
+# rules and `.group:hover` variants stay cheap).
 HOVER_RULES_READ = 20000
 HOVER_SELECTORS_QUERIED = 200
+HOVER_ELEMENTS_CHECKED = 5000
 
 # (doc, marks) → nothing: adds 'hover' to marks (element → words, as OPERABLE's) for every
 # element the document's own stylesheets reveal something on when it is pointed at: a style
 # rule whose selector has a `:hover` compound before a combinator (`li.sub:hover > ul`,
 # `.card:hover .actions`, `.a:hover + .tip`) and whose declarations show or move something
-# (REVEALING_PROPERTIES). The element pointed at is the one matching the selector up to that
-# compound, `:hover` taken out. Rules inside @media and @supports that apply now, @layer,
-# @container, @import and nested style rules are read; sheets of another origin (which the
-# browser will not show) are skipped. `a:hover { color: red }` reveals nothing: nothing
+# (REVEALING_PROPERTIES). The element pointed at is one matching the selector up to that
+# compound, `:hover` taken out, that has what the rest of the selector names beside or below
+# it (`li:hover > ul` marks the items holding a list, not a menu's leaves). Rules inside
+# @media and @supports that apply now, @layer, @container, @import and nested style rules are
+# read; sheets of another origin (which the browser will not show) are skipped. `a:hover { color: red }` reveals nothing: nothing
 # follows its `:hover`, and a colour shows nothing new. What a rule draws on a pseudo-element
 # (`li:hover > a::after`, an underline sliding in) is decoration, not something to reach.
 HOVER_REVEALS = r"""
-((REVEALING, RULES_READ, SELECTORS_QUERIED) => {
+((REVEALING, RULES_READ, SELECTORS_QUERIED, ELEMENTS_CHECKED) => {
   const REVEALS = new Set(REVEALING);
   const HOVER = /:hover(?![\w-])/;
   // `:not(…)` groups (`:not(:hover)` is no pointing) and `:hover` outside them.
@@ -309,16 +312,29 @@ HOVER_REVEALS = r"""
   };
   const hovered = (compound) => HOVER.test(compound.replace(NOT_OR_HOVER,
     (m) => (m[1] === 'n' ? '' : m)));
-  // The selector of the element pointed at in one complex selector, '' when it has none.
+  const unhovered = (text) => text.replace(NOT_OR_HOVER, (m) => (m[1] === 'n' ? m : ':is(*)'));
+  // In one complex selector: the selector of the element pointed at, and the rest (from the
+  // combinator on, `> ul`); null when nothing follows a :hover.
   const pointedAt = (selector) => {
     const compounds = pieces(selector, false);
-    if (compounds.length < 2 || DRAWN.test(compounds[compounds.length - 1].text)) return '';
+    if (compounds.length < 2 || DRAWN.test(compounds[compounds.length - 1].text)) return null;
     for (let i = compounds.length - 2; i >= 0; i--) {
       if (!hovered(compounds[i].text)) continue;
-      return selector.slice(0, compounds[i].end).trim().replace(NOT_OR_HOVER,
-        (m) => (m[1] === 'n' ? m : ':is(*)'));
+      const end = compounds[i].end;
+      return [unhovered(selector.slice(0, end).trim()), unhovered(selector.slice(end))];
     }
-    return '';
+    return null;
+  };
+  // Whether the rule styles something beside or below el: `li:hover > ul` on an item with no
+  // list inside reveals nothing there (a menu's leaves match `li` too).
+  const styles = (el, rest, whole) => {
+    const combinator = rest.trim()[0];
+    if (combinator !== '+' && combinator !== '~') return el.querySelector(':scope' + rest) !== null;
+    for (let next = el.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.matches(whole) || next.querySelector(whole)) return true;
+      if (combinator === '+') return false;
+    }
+    return false;
   };
   const reveals = (style) => {
     for (let i = 0; i < style.length; i++) if (REVEALS.has(style[i])) return true;
@@ -333,7 +349,7 @@ HOVER_REVEALS = r"""
   return (doc, marks) => {
     const view = doc.defaultView;
     if (!view) return;
-    const wanted = new Set();
+    const wanted = new Map();  // selector pointed at → [rest, whole selector]
     let read = 0;
     const applies = (rule) => {
       if (rule.media && rule.media.mediaText && !(rule instanceof view.CSSImportRule)) {
@@ -349,8 +365,8 @@ HOVER_REVEALS = r"""
         const selector = rule.selectorText ? nested(rule.selectorText, parent) : parent;
         if (rule.selectorText && rule.selectorText.includes(':hover') && reveals(rule.style)) {
           for (const one of pieces(selector, true)) {
-            const target = pointedAt(one.text);
-            if (target) wanted.add(target);
+            const found = pointedAt(one.text);
+            if (found) wanted.set(found[0] + '\u0000' + found[1], found);
           }
         }
         if (rule.cssRules && applies(rule)) walk(rule.cssRules, selector);
@@ -366,19 +382,22 @@ HOVER_REVEALS = r"""
     };
     for (const styleSheet of doc.styleSheets) sheet(styleSheet);
     for (const styleSheet of doc.adoptedStyleSheets || []) sheet(styleSheet);
-    for (const selector of wanted) {
-      let found = [];
-      try { found = doc.querySelectorAll(selector); } catch (e) { continue; }
-      for (const el of found) {
-        if (UNOWNED.has(el.localName)) continue;
-        if (!marks.has(el)) marks.set(el, new Set());
-        marks.get(el).add('hover');
-      }
+    let checked = 0;
+    for (const [selector, rest] of wanted.values()) {
+      try {
+        for (const el of doc.querySelectorAll(selector)) {
+          if (++checked > ELEMENTS_CHECKED) return;
+          if (UNOWNED.has(el.localName) || !styles(el, rest, selector + rest)) continue;
+          if (!marks.has(el)) marks.set(el, new Set());
+          marks.get(el).add('hover');
+        }
+      } catch (e) { /* a selector this browser's querySelector does not take */ }
     }
   };
-})(__REVEALING__, __RULES_READ__, __SELECTORS_QUERIED__)
+})(__REVEALING__, __RULES_READ__, __SELECTORS_QUERIED__, __ELEMENTS_CHECKED__)
 """.replace("__REVEALING__", repr(list(REVEALING_PROPERTIES))).replace(
     "__RULES_READ__", str(HOVER_RULES_READ)).replace(
-    "__SELECTORS_QUERIED__", str(HOVER_SELECTORS_QUERIED))
+    "__SELECTORS_QUERIED__", str(HOVER_SELECTORS_QUERIED)).replace(
+    "__ELEMENTS_CHECKED__", str(HOVER_ELEMENTS_CHECKED))
 
 __all__ = ["GESTURE_EVENTS", "HOVER_REVEALS", "LISTENER_LOG", "OPERABLE", "OPERABLE_ATTRIBUTE"]
