@@ -62,7 +62,7 @@ def test_menus_a_stylesheet_opens_on_hover_are_hover_targets(
     marked = [(el.tag, el.get("class")) for el in root.xpath("//*[@data-wsfs-op]")]
     # Fiction and About (Our people is hidden); the leaves, Home among them, match the rule's
     # `.bar li` but hold no list for it to show.
-    assert marked == [("li", "opens"), ("li", "opens")]
+    assert marked == [("li", "opens"), ("li", "opens"), ("span", "hint")]
     text = page_text(page)
     assert '- [A0001 hover target "Fiction"] Fiction [L0002]' in text
     assert '- [A0002 hover target "About"] About' in text
@@ -77,6 +77,9 @@ def test_menus_a_stylesheet_opens_on_hover_are_hover_targets(
     submenu = execute(browser, opened, "Our people")
     shown = page_text(submenu)
     assert "Booksellers [L" in shown and "Binders [L" in shown, shown
+    # Words whose note the next sibling shows (`.hint:hover + .note`).
+    assert '[A0003 hover target "Gift wrapping"]' in text and "Free over" not in text, text
+    assert "Free over 30 EUR." in page_text(execute(browser, page, "Gift wrapping"))
 
 
 def test_a_stylesheet_of_another_origin_is_passed_over(browser: Browser, site: LiveSite) -> None:

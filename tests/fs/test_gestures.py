@@ -214,6 +214,8 @@ def test_a_menu_the_stylesheet_opens_on_hover(mount: Mount, live: LiveSite) -> N
     for words in ("Booksellers", "Binders"):
         assert re.search(rf"\+ boilerplate/nav\.md:\d+: +- {words} \[L\d{{4}}\]", shown), shown
     # The shop's colours (`a:hover { color: red }`, `.notice:hover span { color: blue }`) and
-    # a rule for print make nothing a hover target: the page's actions are its two menus.
+    # a rule for print make nothing a hover target: the page's actions are its two menus and
+    # the words whose note shows beside them.
     actions = sh(f"cat {mount.path}/{page}/actions.tsv").stdout.splitlines()[1:]
-    assert [row.split("\t")[1:3] for row in actions] == [["hover", "Fiction"], ["hover", "About"]]
+    assert [row.split("\t")[1:3] for row in actions] == [
+        ["hover", "Fiction"], ["hover", "About"], ["hover", "Gift wrapping"]]
