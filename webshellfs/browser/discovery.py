@@ -278,9 +278,10 @@ HOVER_ELEMENTS_CHECKED = 5000
 # compound, `:hover` taken out, that has what the rest of the selector names beside or below
 # it (`li:hover > ul` marks the items holding a list, not a menu's leaves). Rules inside
 # @media and @supports that apply now, @layer, @container, @import and nested style rules are
-# read; sheets of another origin (which the browser will not show) are skipped. `a:hover { color: red }` reveals nothing: nothing
-# follows its `:hover`, and a colour shows nothing new. What a rule draws on a pseudo-element
-# (`li:hover > a::after`, an underline sliding in) is decoration, not something to reach.
+# read; sheets of another origin (which the browser will not show) are skipped.
+# `a:hover { color: red }` reveals nothing: nothing follows its `:hover`, and a colour shows
+# nothing new. What a rule draws on a pseudo-element (`li:hover > a::after`, an underline
+# sliding in) is decoration, not something to reach.
 HOVER_REVEALS = r"""
 ((REVEALING, RULES_READ, SELECTORS_QUERIED, ELEMENTS_CHECKED) => {
   const REVEALS = new Set(REVEALING);
