@@ -148,8 +148,8 @@ def test_choose_with_the_map(tmp_path: Path, browser: Browser, menus: MenuSite) 
         await ask(engine, f"open {menus.url('/jobs.html')}")
         mega = await ask(engine, 'choose @ Products "Trail shoes"')
         assert mega[0] == ('the map says hover hover target "Products" opens menu: Footwear: '
-                           "Trail shoes, Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: Tent, "
-                           "Stove, Head torch (explored on N0001)")
+                           "Trail shoes, Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: "
+                           "Tent, Stove, Head torch (explored on N0001)")
         assert re.fullmatch(r'pointed at A0002 hover target "Products" on N\d{4} → N\d{4}',
                             mega[1])
         assert re.fullmatch(r'picked L\d{4} link "Trail shoes"', mega[2])
