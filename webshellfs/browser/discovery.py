@@ -347,7 +347,7 @@ HOVER_REVEALS = r"""
     return selector.includes('&') ? selector.replace(/&/g, ':is(' + parent + ')')
       : ':is(' + parent + ') ' + selector;
   };
-  return (doc, marks) => {
+  const scan = (doc, marks) => {
     const view = doc.defaultView;
     if (!view) return;
     const wanted = new Map();  // selector pointed at → [rest, whole selector]
@@ -394,6 +394,10 @@ HOVER_REVEALS = r"""
         }
       } catch (e) { /* a selector this browser's querySelector does not take */ }
     }
+  };
+  // A stylesheet nothing here expected never costs the capture: what was found stands.
+  return (doc, marks) => {
+    try { scan(doc, marks); } catch (e) { /* the marks made so far */ }
   };
 })(__REVEALING__, __RULES_READ__, __SELECTORS_QUERIED__, __ELEMENTS_CHECKED__)
 """.replace("__REVEALING__", repr(list(REVEALING_PROPERTIES))).replace(
