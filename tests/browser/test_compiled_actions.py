@@ -90,3 +90,10 @@ def test_a_stylesheet_of_another_origin_is_passed_over(browser: Browser, site: L
     text = page_text(page)
     assert '- [A0001 hover target "Here"] Here' in text
     assert "- Elsewhere" in text and "hover target \"Elsewhere\"" not in text
+
+
+def test_which_hover_rules_say_pointing_shows_something(browser: Browser, site: LiveSite) -> None:
+    """fixtures/site/live/scripted/hover-rules.html: one box a rule, each commented there."""
+    page = run(lambda: browser.open(site.url("/scripted/hover-rules.html")))
+    root = lxml.html.document_fromstring(page.capture.body)
+    assert root.xpath("//*[@data-wsfs-op]/@id") == ["a1", "a5", "a6"]
