@@ -175,8 +175,11 @@ field opens its picker).
 _GESTURES = """\
 Actions are whatever a person can operate on the live page, not only buttons and fields: rows,
 cards, menu items and icons the page's scripts made clickable show as `[A0031 clickable
-"Dolores"]` where their text is (a table row's id is in its cells' refs). Their context in
-actions.tsv says what else they answer to (`on: dblclick rightclick press hover drag drop`).
+"Dolores"]` where their text is (a table row's id is in its cells' refs). An item that opens
+a menu under the pointer (a script's mouseenter, or the stylesheet's `:hover` alone) is a
+hover target: `- [A0003 hover target "Company"] Company`; `hover N0001 A0003` shows its
+items. Their context in actions.tsv says what else they answer to (`on: dblclick rightclick
+press hover drag drop`).
 
     click N0001 A0003          dblclick N0001 A0003       rightclick N0001 A0003
     hover N0001 A0003          press N0001 [A0003] Enter Escape ArrowDown Control+a …
@@ -234,7 +237,8 @@ of an explored site says so.
 
 Menus are opened as a person opens them: buttons are clicked, and the top navigation's items
 are hovered, so dropdowns and mega menus that show only under the pointer are read too
-(`hover L0003 link "Products"` in behaviors.tsv), and the pages only they link to are walked.
+(`hover A0002 hover target "Products"` in behaviors.tsv), and the pages only they link to
+are walked.
 
     search N0001 rain jacket        # type into the page's (or the site's) search box, submit
     choose N0001 Shop "Shoes > Gaiters"   # open a menu by its label, pick the item by its words

@@ -50,6 +50,7 @@ class _Handler(SimpleHTTPRequestHandler):
             "/export": self._export,
             "/slow": self._slow,
             "/slow-image": self._slow_image,
+            "/css-menu-elsewhere": self._css_menu_elsewhere,
         }
         route = routes.get(parts.path)
         if parts.path.startswith("/hostile/"):
@@ -119,6 +120,18 @@ class _Handler(SimpleHTTPRequestHandler):
         """An icon that takes `delay` seconds to arrive (a hover image still loading)."""
         time.sleep(float(query.get("delay", ["0.3"])[0]))
         self._send(HTTPStatus.OK, "image/svg+xml", SLOW_ICON)
+
+    def _css_menu_elsewhere(self, query: dict[str, list[str]]) -> None:
+        """Two CSS hover menus: one by the page's own rule, one by a stylesheet of another
+        origin (the same server as `localhost`), which the page's scripts may not read."""
+        elsewhere = f"http://localhost:{self.server.server_address[1]}/scripted/css-menu.css"
+        body = page_html("Two menus", f"""<link rel="stylesheet" href="{elsewhere}">
+<style>.bar ul {{ display: none; }} .here:hover > ul {{ display: block; }}</style>
+<ul class="bar">
+  <li class="here">Here<ul><li><a href="/here.html">Near</a></li></ul></li>
+  <li class="hover">Elsewhere<ul><li><a href="/far.html">Far</a></li></ul></li>
+</ul>""")
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
 
     def _export(self, query: dict[str, list[str]]) -> None:
         self.send_response(HTTPStatus.OK)

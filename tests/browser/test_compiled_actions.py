@@ -3,6 +3,7 @@ executed with its own kind and locator, as the engine will do it."""
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
 
 from tests.browser.conftest import page_text, run
@@ -47,3 +48,52 @@ def test_compiled_radio_group_and_menu_item(browser: Browser, site: LiveSite) ->
     page = run(lambda: browser.open(site.url("/combobox.html")))
     assert "Finish: gloss" in page_text(execute(browser, page, "Finish", finish="gloss"))
     assert "Primer: yes" in page_text(execute(browser, page, "Primer coat"))
+
+
+def test_menus_a_stylesheet_opens_on_hover_are_hover_targets(
+    browser: Browser, site: LiveSite
+) -> None:
+    """fixtures/site/live/scripted/css-menu.html: no script, every menu shown by a `:hover` rule
+    (inside @media and @supports, one nested with `&`). The items they hang from answer to
+    hover; rules that only recolour, apply to print, or need what no browser supports mark
+    nothing."""
+    page = run(lambda: browser.open(site.url("/scripted/css-menu.html")))
+    root = lxml.html.document_fromstring(page.capture.body)
+    marked = [(el.tag, el.get("class")) for el in root.xpath("//*[@data-wsfs-op]")]
+    # Fiction and About (Our people is hidden); the leaves, Home among them, match the rule's
+    # `.bar li` but hold no list for it to show.
+    assert marked == [("li", "opens"), ("li", "opens"), ("span", "hint")]
+    text = page_text(page)
+    assert '- [A0001 hover target "Fiction"] Fiction [L0002]' in text
+    assert '- [A0002 hover target "About"] About' in text
+    assert "Our people" not in text and "Novels" not in text
+    opened = execute(browser, page, "About")
+    assert action(opened, "About").kind == "hover"
+    nested = action(opened, "Our people")
+    assert nested.kind == "hover" and nested.control == "hover target"
+    assert "History [L" in page_text(opened)
+    assert "Booksellers" not in page_text(opened)
+    # The submenu's item shows its list by a nested rule (`.sub { &:hover > .team { … } }`).
+    submenu = execute(browser, opened, "Our people")
+    shown = page_text(submenu)
+    assert "Booksellers [L" in shown and "Binders [L" in shown, shown
+    # Words whose note the next sibling shows (`.hint:hover + .note`).
+    assert '[A0003 hover target "Gift wrapping"]' in text and "Free over" not in text, text
+    assert "Free over 30 EUR." in page_text(execute(browser, page, "Gift wrapping"))
+
+
+def test_a_stylesheet_of_another_origin_is_passed_over(browser: Browser, site: LiveSite) -> None:
+    """The browser does not show a page's scripts the rules of another origin's stylesheet:
+    its menu is not found (the capture does not fail); the page's own rule still is."""
+    page = run(lambda: browser.open(site.url("/css-menu-elsewhere")))
+    assert "/scripted/css-menu.css" in site.requests  # the browser has the stylesheet
+    text = page_text(page)
+    assert '- [A0001 hover target "Here"] Here' in text
+    assert "- Elsewhere" in text and "hover target \"Elsewhere\"" not in text
+
+
+def test_which_hover_rules_say_pointing_shows_something(browser: Browser, site: LiveSite) -> None:
+    """fixtures/site/live/scripted/hover-rules.html: one box a rule, each commented there."""
+    page = run(lambda: browser.open(site.url("/scripted/hover-rules.html")))
+    root = lxml.html.document_fromstring(page.capture.body)
+    assert root.xpath("//*[@data-wsfs-op]/@id") == ["a1", "a5", "a6"]

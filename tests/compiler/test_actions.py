@@ -442,3 +442,26 @@ def test_a_form_with_hundreds_of_options_keeps_every_field_in_its_row() -> None:
     small = render_page(compile_page(html.replace(countries, "").replace(users, "").encode(),
                                      SHOP))
     assert "long-values/V0001.txt" not in small
+
+
+def test_a_menu_item_that_opens_on_hover_is_a_hover_target_around_its_link() -> None:
+    """A capture's list items that answer to hover (a `:hover` rule or a mouseenter listener
+    opens their dropdown) are hover targets though they hold a link: named by their words
+    before their controls, else by the link's, never by what the dropdown shows (a mega
+    menu's column heading), their mention starting the item's line."""
+    text = content_of(
+        "<h1>Shop</h1><ul>"
+        "<li data-wsfs-op=hover><a href='/guides'>Guides</a><ul hidden>"
+        "<li><a href='/maps'>Maps</a></li></ul></li>"
+        "<li data-wsfs-op=hover><a href='/products'>Products</a><div>"
+        "<h3>Footwear</h3><ul><li><a href='/boots'>Boots</a></li></ul></div></li>"
+        "<li data-wsfs-op=hover><span>Company</span><ul>"
+        "<li data-wsfs-op=hover><a href='/about'>About us</a></li>"
+        "<li><button>Log out</button></li></ul></li>"
+        "</ul>"
+    )
+    assert '- [A0001 hover target "Guides"] Guides [L0001]' in text, text
+    assert '- [A0002 hover target "Products"] Products [L0002]' in text, text
+    # Open, its submenu's item inside is a hover target of its own.
+    assert '- [A0003 hover target "Company"] Company' in text, text
+    assert '  - [A0004 hover target "About us"] About us [L0004]' in text, text

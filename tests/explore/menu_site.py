@@ -2,11 +2,12 @@
 top navigation holds every kind of menu a person meets, on 127.0.0.1, with a log of every
 request it was sent:
 
-    Guides     a dropdown shown by CSS `:hover` alone (no script, nothing says it opens)
+    Guides     a dropdown shown by CSS `:hover` alone (no script: only the stylesheet says it
+               opens, which the live capture reads)
     Products   a mega menu: three columns (Footwear, Clothing, Gear), each a heading and links,
                shown while the pointer is over it (mouseenter/mouseleave, no click handler)
-    Company    a nested hover menu: About us, Jobs, a "Log out" button; hovering About us shows
-               Our team and History
+    Company    a nested CSS `:hover` menu: About us, Jobs, a "Log out" button; hovering About
+               us shows Our team and History
     Brands     a mega menu that opens on a click (aria-expanded, aria-controls), two columns
     Account    an ordinary click dropdown (aria-haspopup, aria-expanded): Profile, Settings,
                a "Log out" link

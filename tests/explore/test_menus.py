@@ -40,8 +40,9 @@ def test_the_menu_bar_items_are_what_is_pointed_at() -> None:
     # clicked instead.
     assert [(p.control, p.words) for p in hover_candidates(page)] == [
         ("link", "Home"), ("link", "Guides"), ("link", "Products"), ("", "Company")]
-    # With a browser's capture, words a script listens to hover on are a `hover target`,
-    # pointed at too, wherever they are (test_every_kind_of_menu_explored_live).
+    # With a browser's capture, the items a stylesheet's :hover or a mouseenter listener opens
+    # a menu on, and words a script listens to hover on, are `hover target`s, pointed at by
+    # their ids wherever they are (test_every_kind_of_menu_explored_live).
 
 
 def test_a_long_list_of_links_is_no_menu_bar() -> None:
@@ -88,41 +89,49 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
         assert lines[1].startswith(f"site so far: {len(MENU_PAGES) + 1} pages stored"), lines
         site = site_dir(menus)
         behaviors = {row[2]: (row[1], row[3]) for row in rows(engine, f"{site}/behaviors.tsv")}
-        assert behaviors['hover L0002 link "Guides"'] == (
+        # The live page showed each hover menu's item answering to the pointer (a stylesheet's
+        # :hover, a mouseenter listener): each is a hover target, pointed at by its id.
+        assert behaviors['hover A0001 hover target "Guides"'] == (
             "nav", "opens menu: Reading maps, Knots, Weather")
-        assert behaviors['hover L0003 link "Products"'] == (
+        assert behaviors['hover A0002 hover target "Products"'] == (
             "nav", "opens menu: Footwear: Trail shoes, Boots, Sandals · Clothing: Rain jacket, "
             "Fleece · Gear: Tent, Stove, Head torch")
-        assert behaviors['hover "Company"'] == ("nav", "opens menu: About us, Jobs, Log out")
-        assert behaviors['hover "Company" > L0013 link "About us"'] == (
+        assert behaviors['hover A0003 hover target "Company"'] == (
+            "nav", "opens menu: About us, Jobs, Log out")
+        assert behaviors['hover A0003 hover target "Company" > A0007 hover target "About us"'] == (
             "nav", "opens menu: Our team, History")
-        assert behaviors['A0001 button "Brands"'] == (
+        assert behaviors['A0004 button "Brands"'] == (
             "nav", "opens menu: Our own: Ridge, Tarn · Partners: Fellwear, Cairn")
-        assert behaviors['A0002 button "Account"'] == (
+        assert behaviors['A0005 button "Account"'] == (
             "nav", "opens menu: Profile, Settings, Log out")
         # A control the live page saw answer to hover, in the home page's text: tried for its
         # template.
-        assert behaviors['hover A0003 hover target "Opening hours"'] == (
+        assert behaviors['hover A0006 hover target "Opening hours"'] == (
             "T01", "shows: Summer, Winter")
+        # The "Log out" button in Company's menu is listed, never pointed at nor pressed.
+        assert not any("Log out" in control for control in behaviors if "hover" in control)
         # Pointing at Home opened nothing: nothing is recorded of it.
         assert not any("Home" in control for control in behaviors)
         # map.md lists what each menu holds, a mega menu by its columns; menus.tsv all of it.
         site_map = read(engine, f"{site}/map.md")
-        assert ('- N0001 hover L0003 link "Products" [nav]: opens menu: Footwear: Trail shoes, '
+        assert ('- N0001 hover A0002 hover target "Products" [nav]: opens menu: Footwear: Trail '
+                "shoes, "
                 "Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: Tent, Stove, Head torch"
                 ) in site_map
         assert len(site_map.encode()) < 4000
         items = {(row[1], row[2], row[3]): urlsplit(row[4]).path
                  for row in rows(engine, f"{site}/menus.tsv")}
-        assert items[('hover L0003 link "Products"', "Gear", "Head torch")] == "/p/head-torch.html"
-        assert items[('hover "Company" > L0013 link "About us"', "", "Our team")] == "/team.html"
-        assert items[('A0002 button "Account"', "", "Settings")] == "/settings.html"
+        assert items[('hover A0002 hover target "Products"', "Gear", "Head torch")] == (
+            "/p/head-torch.html")
+        assert items[('hover A0003 hover target "Company" > A0007 hover target "About us"', "",
+                      "Our team")] == "/team.html"
+        assert items[('A0005 button "Account"', "", "Settings")] == "/settings.html"
         # Links only a menu showed were followed like any, with the pointing in their path.
         pages = {urlsplit(row[0]).path: row for row in rows(engine, f"{site}/pages.tsv")}
         assert all(pages[path][5] == "stored" for path in ONLY_IN_MENUS)
         paths = {urlsplit(row[0]).path: row[2] for row in rows(engine, f"{site}/paths.tsv")}
-        assert re.fullmatch(r'open .*/index\.html > hover "Company" > L0013 link "About us" > '
-                            r'"Our team" on N0001', paths["/team.html"])
+        assert re.fullmatch(r'open .*/index\.html > hover A0003 hover target "Company" > A0007 '
+                            r'hover target "About us" > "Our team" on N0001', paths["/team.html"])
         # Restored by the pointer leaving or by Escape, never reloaded: each page was loaded
         # once, and the start page once more for its first try (its load's tab is closed).
         assert menus.page_loads() == len(MENU_PAGES) + 1 + 1
@@ -138,17 +147,21 @@ def test_choose_with_the_map(tmp_path: Path, browser: Browser, menus: MenuSite) 
         await ask(engine, f"explore {menus.url('/index.html')} --depth 0")
         await ask(engine, f"open {menus.url('/jobs.html')}")
         mega = await ask(engine, 'choose @ Products "Trail shoes"')
-        assert mega[0] == ('the map says hover link "Products" opens menu: Footwear: Trail '
-                           "shoes, Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: Tent, "
-                           "Stove, Head torch (explored on N0001)")
-        assert re.fullmatch(r'pointed at L0003 link "Products" on N\d{4} → N\d{4}', mega[1])
+        assert mega[0] == ('the map says hover hover target "Products" opens menu: Footwear: '
+                           "Trail shoes, Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: "
+                           "Tent, Stove, Head torch (explored on N0001)")
+        assert re.fullmatch(r'pointed at A0002 hover target "Products" on N\d{4} → N\d{4}',
+                            mega[1])
         assert re.fullmatch(r'picked L\d{4} link "Trail shoes"', mega[2])
         assert any(line.endswith("new page: Trail shoes") for line in mega), mega
         # The map knows Our team is in About us's submenu: pointed at on the way.
         nested = await ask(engine, 'choose @ Company "Our team"')
-        assert nested[0].startswith('the map says hover "Company" opens menu: About us, Jobs')
-        assert re.fullmatch(r'pointed at "Company" on N\d{4} → N\d{4}', nested[1])
-        assert re.fullmatch(r'pointed at L\d{4} link "About us" on N\d{4} → N\d{4}', nested[2])
+        assert nested[0].startswith(
+            'the map says hover hover target "Company" opens menu: About us, Jobs')
+        assert re.fullmatch(r'pointed at A0003 hover target "Company" on N\d{4} → N\d{4}',
+                            nested[1])
+        assert re.fullmatch(r'pointed at A\d{4} hover target "About us" on N\d{4} → N\d{4}',
+                            nested[2])
         assert any(line.endswith("new page: Our team") for line in nested), nested
         assert menus.trapped() == []
 
@@ -162,20 +175,25 @@ def test_choose_on_the_live_page_without_a_map(tmp_path: Path, browser: Browser,
             await ask(engine, f"open {menus.url('/index.html')}")
             return await ask(engine, f'choose @ {menu} "{item}"')
 
-        # No control is labelled Products: the link is pointed at, the mega menu's item taken.
+        # The item a mouseenter listener opens is a hover target: pointed at, the mega menu's
+        # item taken.
         mega = await choose("Products", "Head torch")
-        assert re.fullmatch(r'pointed at L0003 link "Products" on N\d{4} → N\d{4}', mega[0])
+        assert re.fullmatch(r'pointed at A0002 hover target "Products" on N\d{4} → N\d{4}',
+                            mega[0])
         assert any(line.endswith("new page: Head torch") for line in mega), mega
-        # Words alone over a CSS dropdown, then its nested item, named step by step.
+        # Words over a CSS dropdown, then its nested item (hover targets the stylesheet's :hover
+        # makes them), named step by step.
         nested = await choose("Company", "About us > History")
-        assert re.fullmatch(r'pointed at "Company" on N\d{4} → N\d{4}', nested[0])
-        assert re.fullmatch(r'pointed at L\d{4} link "About us" on N\d{4} → N\d{4}', nested[1])
+        assert re.fullmatch(r'pointed at A0003 hover target "Company" on N\d{4} → N\d{4}',
+                            nested[0])
+        assert re.fullmatch(r'pointed at A\d{4} hover target "About us" on N\d{4} → N\d{4}',
+                            nested[1])
         assert any(line.endswith("new page: History") for line in nested), nested
         hover = await choose("Guides", "Knots")
         assert any(line.endswith("new page: Knots") for line in hover), hover
         # The click menus: a button that says it opens something is clicked.
         click = await choose("Account", "Settings")
-        assert re.fullmatch(r'opened A0002 button "Account" on N\d{4} → N\d{4}', click[0])
+        assert re.fullmatch(r'opened A0005 button "Account" on N\d{4} → N\d{4}', click[0])
         assert any(line.endswith("new page: Settings") for line in click), click
         brands = await choose("Brands", "Cairn")
         assert any(line.endswith("new page: Cairn") for line in brands), brands

@@ -1,9 +1,9 @@
 """Gestures a person makes that an action id alone cannot name, through a real mount: acting
 on the words a page shows (its listener on the document, so the words have no address),
 selecting text by a mouse drag, dragging by a distance (a resize corner, a slider with no
-keys), a jQuery UI sortable list, and a page that a gesture freezes. The pages are
-fixtures/site/live/scripted/errands.html, highlight.html, resize.html, sortable.html and
-fixtures/site/live/freeze.html."""
+keys), a jQuery UI sortable list, a page that a gesture freezes, and menus a stylesheet opens
+on hover. The pages are fixtures/site/live/scripted/errands.html, highlight.html, resize.html,
+sortable.html, css-menu.html and fixtures/site/live/freeze.html."""
 
 from __future__ import annotations
 
@@ -192,3 +192,30 @@ def test_a_gesture_that_freezes_the_page_fails_at_the_action_timeout(
     assert "was closed" in result.stdout, result.stdout
     again = opened(mount, live, "/scripted/errands.html")
     assert grep(mount, again, "buy milk")
+
+
+def test_a_menu_the_stylesheet_opens_on_hover(mount: Mount, live: LiveSite) -> None:
+    """fixtures/site/live/scripted/css-menu.html: menus shown by `:hover` rules alone. Their
+    items are hover targets an agent greps for; hovering one answers with the links it
+    showed, and the submenu's item inside is a hover target in turn."""
+    page = opened(mount, live, "/scripted/css-menu.html")
+    nav = sh(f"cat {mount.path}/{page}/boilerplate/nav.md").stdout
+    about = re.search(r'\[(A\d{4}) hover target "About"\]', nav)
+    assert about, nav
+    lines = ctl(mount, f"hover {page} {about.group(1)}")
+    assert f'hovered over {about.group(1)} hover target "About" on {page}' in lines, lines
+    shown = "\n".join(lines)
+    people = re.search(r'\+ boilerplate/nav\.md:\d+: - \[(A\d{4}) hover target "Our people"\] '
+                       r"Our people \[L\d{4}\]", shown)
+    assert people, shown
+    assert re.search(r"\+ boilerplate/nav\.md:\d+: - History \[L\d{4}\]", shown), shown
+    submenu = ctl(mount, f"hover {landed(lines)} {people.group(1)}")
+    shown = "\n".join(submenu)
+    for words in ("Booksellers", "Binders"):
+        assert re.search(rf"\+ boilerplate/nav\.md:\d+: +- {words} \[L\d{{4}}\]", shown), shown
+    # The shop's colours (`a:hover { color: red }`, `.notice:hover span { color: blue }`) and
+    # a rule for print make nothing a hover target: the page's actions are its two menus and
+    # the words whose note shows beside them.
+    actions = sh(f"cat {mount.path}/{page}/actions.tsv").stdout.splitlines()[1:]
+    assert [row.split("\t")[1:3] for row in actions] == [
+        ["hover", "Fiction"], ["hover", "About"], ["hover", "Gift wrapping"]]

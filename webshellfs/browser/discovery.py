@@ -2,7 +2,8 @@
 
 The browser is the truth: a page made clickable by script has no `<button>` to read, but the
 live document knows which elements got listeners, which show a pointer cursor, which take
-keyboard focus and which can be dragged. Two pieces of JavaScript find out:
+keyboard focus, which can be dragged and which its stylesheets open something under when
+pointed at. Three pieces of JavaScript find out:
 
 - `LISTENER_LOG`, installed in every document before the page's own scripts, counts the
   listeners the page adds for the events a person causes (`addEventListener` and the `on…`
@@ -10,7 +11,10 @@ keyboard focus and which can be dragged. Two pieces of JavaScript find out:
 - `OPERABLE`, used by the snapshot (scripts.SNAPSHOT) on every rendered element, turns what the
   log, the computed style and the attributes say into words in `data-wsfs-op`, which the
   compiler's rules read (compiler/actions/found.py) like any other attribute, so a capture can
-  be compiled again offline and gives the same actions.
+  be compiled again offline and gives the same actions;
+- `HOVER_REVEALS`, run by the snapshot once per document, reads the page's stylesheets for
+  rules that show something under the pointer and gives the elements they name the `hover`
+  word, as a mouseenter listener does.
 
 The words:
 
@@ -18,7 +22,10 @@ The words:
     dblclick    a dblclick listener
     rightclick  a contextmenu listener (a right-click opens the page's own menu)
     press       keydown, keyup or keypress listeners (keys do something there)
-    hover       mouseenter, mouseover or pointerenter listeners
+    hover       mouseenter, mouseover or pointerenter listeners; or a rule of the page's own
+                stylesheets that shows or moves another element while this one is hovered
+                (`li.sub:hover > ul { display: block }`: HOVER_REVEALS, read once per
+                capture), the way a dropdown or a nested menu opens with no script at all
     drag        draggable, or a dragstart listener
     drop        drop or dragover listeners (a place to drop onto)
     pointer     shows `cursor: pointer` where its parent does not (the cursor is inherited:
@@ -249,4 +256,153 @@ OPERABLE = """
     "__MIN_ITEMS__", str(MIN_ITEMS)).replace("__ITEM_DEPTH__", str(ITEM_DEPTH)).replace(
     "__LIBRARY__", LIBRARY_HANDLERS.strip())
 
-__all__ = ["GESTURE_EVENTS", "LISTENER_LOG", "OPERABLE", "OPERABLE_ATTRIBUTE"]
+# Properties whose change under the pointer shows or moves another element (a dropdown
+# displayed, a panel faded or slid in, a submenu unclipped), not only restyles it.
+REVEALING_PROPERTIES = (
+    "display", "visibility", "opacity", "max-height", "height", "transform", "translate",
+    "scale", "left", "top", "right", "bottom", "clip", "clip-path", "pointer-events",
+    "content-visibility",
+)
+# Bounds on the stylesheet walk, per document: rules read, selectors looked up in the page,
+# and elements they match checked for what the rule styles (a utility framework's thousands of
+# rules and `.group:hover` variants stay cheap).
+HOVER_RULES_READ = 20000
+HOVER_SELECTORS_QUERIED = 200
+HOVER_ELEMENTS_CHECKED = 5000
+
+# (doc, marks) → nothing: adds 'hover' to marks (element → words, as OPERABLE's) for every
+# element the document's own stylesheets reveal something on when it is pointed at: a style
+# rule whose selector has a `:hover` compound before a combinator (`li.sub:hover > ul`,
+# `.card:hover .actions`, `.a:hover + .tip`) and whose declarations show or move something
+# (REVEALING_PROPERTIES). The element pointed at is one matching the selector up to that
+# compound, `:hover` taken out, that has what the rest of the selector names beside or below
+# it (`li:hover > ul` marks the items holding a list, not a menu's leaves). Rules inside
+# @media and @supports that apply now, @layer, @container, @import and nested style rules are
+# read; sheets of another origin (which the browser will not show) are skipped.
+# `a:hover { color: red }` reveals nothing: nothing follows its `:hover`, and a colour shows
+# nothing new. What a rule draws on a pseudo-element (`li:hover > a::after`, an underline
+# sliding in) is decoration, not something to reach.
+HOVER_REVEALS = r"""
+((REVEALING, RULES_READ, SELECTORS_QUERIED, ELEMENTS_CHECKED) => {
+  const REVEALS = new Set(REVEALING);
+  const HOVER = /:hover(?![\w-])/;
+  // `:not(…)` groups (`:not(:hover)` is no pointing) and `:hover` outside them.
+  const NOT_OR_HOVER = /:not\((?:[^()]|\([^()]*\))*\)|:hover(?![\w-])/g;
+  const DRAWN = /::?(before|after|marker|placeholder|backdrop)\b/;
+  const UNOWNED = new Set(['html', 'body']);
+  // The pieces of a selector at its top level, with where each ends: cut at commas (a list)
+  // or at combinators (a complex selector's compounds); brackets, parentheses and quotes hold.
+  const pieces = (text, atComma) => {
+    const found = [];
+    let depth = 0, quote = '', start = 0;
+    const cut = (end) => {
+      if (text.slice(start, end).trim()) found.push({ text: text.slice(start, end), end });
+      start = end + 1;
+    };
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '\\') { i++; continue; }
+      if (quote) { if (c === quote) quote = ''; continue; }
+      if (c === '"' || c === "'") quote = c;
+      else if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (depth === 0 && (atComma ? c === ',' : ' \t\n>+~'.includes(c))) cut(i);
+    }
+    cut(text.length);
+    return found;
+  };
+  const hovered = (compound) => HOVER.test(compound.replace(NOT_OR_HOVER,
+    (m) => (m[1] === 'n' ? '' : m)));
+  const unhovered = (text) => text.replace(NOT_OR_HOVER, (m) => (m[1] === 'n' ? m : ':is(*)'));
+  // In one complex selector: the selector of the element pointed at, and the rest (from the
+  // combinator on, `> ul`); null when nothing follows a :hover.
+  const pointedAt = (selector) => {
+    const compounds = pieces(selector, false);
+    if (compounds.length < 2 || DRAWN.test(compounds[compounds.length - 1].text)) return null;
+    for (let i = compounds.length - 2; i >= 0; i--) {
+      if (!hovered(compounds[i].text)) continue;
+      const end = compounds[i].end;
+      return [unhovered(selector.slice(0, end).trim()), unhovered(selector.slice(end))];
+    }
+    return null;
+  };
+  // Whether the rule styles something beside or below el: `li:hover > ul` on an item with no
+  // list inside reveals nothing there (a menu's leaves match `li` too).
+  const styles = (el, rest, whole) => {
+    const combinator = rest.trim()[0];
+    if (combinator !== '+' && combinator !== '~') return el.querySelector(':scope' + rest) !== null;
+    for (let next = el.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.matches(whole) || next.querySelector(whole)) return true;
+      if (combinator === '+') return false;
+    }
+    return false;
+  };
+  const reveals = (style) => {
+    for (let i = 0; i < style.length; i++) if (REVEALS.has(style[i])) return true;
+    return false;
+  };
+  // A nested rule's selector in full: `&` is its parent's, a bare one sits below it.
+  const nested = (selector, parent) => {
+    if (!parent) return selector;
+    return selector.includes('&') ? selector.replace(/&/g, ':is(' + parent + ')')
+      : ':is(' + parent + ') ' + selector;
+  };
+  const scan = (doc, marks) => {
+    const view = doc.defaultView;
+    if (!view) return;
+    const wanted = new Map();  // selector pointed at → [rest, whole selector]
+    let read = 0;
+    const applies = (rule) => {
+      if (rule.media && rule.media.mediaText && !(rule instanceof view.CSSImportRule)) {
+        return view.matchMedia(rule.media.mediaText).matches;
+      }
+      if (rule instanceof view.CSSSupportsRule) return view.CSS.supports(rule.conditionText);
+      return true;
+    };
+    const walk = (rules, parent) => {
+      for (const rule of rules) {
+        if (++read > RULES_READ || wanted.size >= SELECTORS_QUERIED) return;
+        if (rule instanceof view.CSSImportRule) { sheet(rule.styleSheet); continue; }
+        const selector = rule.selectorText ? nested(rule.selectorText, parent) : parent;
+        if (rule.selectorText && rule.selectorText.includes(':hover') && reveals(rule.style)) {
+          for (const one of pieces(selector, true)) {
+            const found = pointedAt(one.text);
+            if (found) wanted.set(found[0] + '\u0000' + found[1], found);
+          }
+        }
+        if (rule.cssRules && applies(rule)) walk(rule.cssRules, selector);
+      }
+    };
+    const sheet = (styleSheet) => {
+      if (!styleSheet || styleSheet.disabled) return;
+      const media = styleSheet.media && styleSheet.media.mediaText;
+      if (media && !view.matchMedia(media).matches) return;
+      let rules = null;
+      try { rules = styleSheet.cssRules; } catch (e) { return; }  // another origin's
+      if (rules) walk(rules, '');
+    };
+    for (const styleSheet of doc.styleSheets) sheet(styleSheet);
+    for (const styleSheet of doc.adoptedStyleSheets || []) sheet(styleSheet);
+    let checked = 0;
+    for (const [selector, rest] of wanted.values()) {
+      try {
+        for (const el of doc.querySelectorAll(selector)) {
+          if (++checked > ELEMENTS_CHECKED) return;
+          if (UNOWNED.has(el.localName) || !styles(el, rest, selector + rest)) continue;
+          if (!marks.has(el)) marks.set(el, new Set());
+          marks.get(el).add('hover');
+        }
+      } catch (e) { /* a selector this browser's querySelector does not take */ }
+    }
+  };
+  // A stylesheet nothing here expected never costs the capture: what was found stands.
+  return (doc, marks) => {
+    try { scan(doc, marks); } catch (e) { /* the marks made so far */ }
+  };
+})(__REVEALING__, __RULES_READ__, __SELECTORS_QUERIED__, __ELEMENTS_CHECKED__)
+""".replace("__REVEALING__", repr(list(REVEALING_PROPERTIES))).replace(
+    "__RULES_READ__", str(HOVER_RULES_READ)).replace(
+    "__SELECTORS_QUERIED__", str(HOVER_SELECTORS_QUERIED)).replace(
+    "__ELEMENTS_CHECKED__", str(HOVER_ELEMENTS_CHECKED))
+
+__all__ = ["GESTURE_EVENTS", "HOVER_REVEALS", "LISTENER_LOG", "OPERABLE", "OPERABLE_ATTRIBUTE"]

@@ -6,7 +6,7 @@ Kept as Python strings so the package needs no data files.
 
 from __future__ import annotations
 
-from webshellfs.browser.discovery import OPERABLE
+from webshellfs.browser.discovery import HOVER_REVEALS, OPERABLE
 from webshellfs.compiler.builder import (
     DRAWN_ATTRIBUTE,
     FOCUS_ATTRIBUTE,
@@ -270,7 +270,8 @@ DOM_SETTLE = """
 #  - elements fixed to the window (they stay put while the page scrolls) get `data-wsfs-fixed`
 #    saying where they sit: top, bottom, side or over (the compiler takes them out of content/);
 #  - what a person can operate beyond declared controls (listeners, pointer cursor, tabindex,
-#    draggable: discovery.OPERABLE) is written into data-wsfs-op;
+#    draggable, what the page's stylesheets reveal under the pointer: discovery.OPERABLE,
+#    discovery.HOVER_REVEALS) is written into data-wsfs-op;
 #  - the element with keyboard focus gets data-wsfs-focus;
 #  - a <dialog> opened as a modal (showModal) gets aria-modal="true", as other modals say;
 #  - words a stylesheet draws (::before/::after content) on a control or label that has no
@@ -297,6 +298,9 @@ SNAPSHOT = r"""
   const STROKE = '__STROKE__';
   const operable = __OPERABLE__;
   const marks = new Map();  // element → words its container gave it (discovery.OPERABLE)
+  // Elements the page's stylesheets reveal something on under the pointer: 'hover', once
+  // per document (discovery.HOVER_REVEALS).
+  const hoverReveals = __HOVER_REVEALS__;
   const ACTIONABLE = 'input, button, select, textarea, a[href], [role], [onclick], summary, '
     + '[contenteditable], form';
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
@@ -575,12 +579,14 @@ SNAPSHOT = r"""
       out.push(el.localName === 'frame' ? '<iframe' + open.slice(6) : open, '</iframe>');
       return;
     }
+    hoverReveals(doc, marks);
     const src = doc.location ? String(doc.location.href) : '';
     out.push('<div data-wsfs-frame="', attr(src), '"', shown ? '' : ' hidden=""', '>');
     children(doc.body, true, shown, seen, false);
     out.push('</div>');
   };
 
+  hoverReveals(document, marks);
   out.push('<!DOCTYPE html>');
   node(document.documentElement, false, true, true, false);
   window.__wsfsNext = next;
@@ -594,4 +600,5 @@ SNAPSHOT = r"""
     "__FIXED_ATTRIBUTE__", FIXED_ATTRIBUTE).replace("__BOX__", BOX_ATTRIBUTE).replace(
     "__FILL__", FILL_ATTRIBUTE).replace("__STROKE__", STROKE_ATTRIBUTE).replace(
     "__LOCATOR__", LOCATOR_ATTRIBUTE).replace("__UNSEEN__", UNSEEN_ATTRIBUTE).replace(
-    "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip())
+    "__OPERABLE_ATTRIBUTE__", OPERABLE_ATTRIBUTE).replace("__OPERABLE__", OPERABLE.strip()).replace(
+    "__HOVER_REVEALS__", HOVER_REVEALS.strip())

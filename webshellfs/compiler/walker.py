@@ -296,7 +296,10 @@ class Walker:
         if tag == "a" and element.get("name"):
             self.pending_anchors.append(element.get("name"))
         emitted = None if self.revealing else match_action(element, self.builder)
-        if emitted is not None:
+        # A list item that is an action inline (a menu item shown on hover) starts its line.
+        starts_item = (emitted is not None and tag == "li" and emitted.descend
+                       and not emitted.block)
+        if emitted is not None and not starts_item:
             self._place(emitted)
             if not emitted.descend:
                 return
@@ -310,6 +313,8 @@ class Walker:
             handler = Walker._table  # a table of div role=table > role=row > role=cell
         if handler is not None and not handler(self, element, stack):
             return
+        if starts_item:
+            self._place(emitted)
         # A slice gives the children reversed in C, several times faster than reversed().
         stack.extend(element[::-1])
         if element.text:

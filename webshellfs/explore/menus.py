@@ -2,12 +2,13 @@
 hovered, and what a try made appear, read as a menu (a mega menu's columns by their headings).
 
 A dropdown shown by a stylesheet's `:hover`, or by a script's mouseenter on the list item
-around a link, leaves nothing in the compiled page that says it is there: its items are not
-even in the page's files until the pointer rests on it. So the exploration points at every
-top-level item of the navigation regions, as a person sweeps a menu bar, and reads what
-appeared; items of a small menu it opened are pointed at in turn (a nested menu). Controls the
-compiler marked as answering to hover (a `hover target`, or `on: hover` in their context) are
-pointed at too, wherever they are.
+around a link, has its items out of the page's files until the pointer rests on it; a live
+capture makes the item a `hover target` (`- [A0003 hover target "Company"] Company`), a page
+compiled without a browser says nothing of it. So the exploration points at every top-level
+item of the navigation regions, as a person sweeps a menu bar, and reads what appeared; items
+of a small menu it opened are pointed at in turn (a nested menu). Controls the compiler marked
+as answering to hover (a `hover target`, or `on: hover` in their context) are pointed at too,
+wherever they are.
 
 The lines a try made appear come from the engine (`Tried.appeared`: file, line, the URL of
 the line's link): in a navigation file, a line without a link or control that is not a list
@@ -40,6 +41,7 @@ _ACTION = re.compile(r'\[(A\d{4}) [^"\]]*"((?:[^"\\]|\\.)*)"[^\]]*\]')
 _REF = re.compile(r"\[[LIT]\d+\]|\[A\d{4} [^\]]*\]")
 _MARK = re.compile(r"\[hidden until [^\]]*\]\s*")
 _HOVER_CONTEXT = re.compile(r"\bon: [^;]*\bhover\b")
+_HOVER_TARGET = re.compile(r'\[(A\d{4}) hover target "((?:[^"\\]|\\.)*)"')
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,12 @@ def _words(line: str) -> str:
 
 
 def _pointed(line: str) -> Pointed | None:
-    """A list item to point at: one link (`- Guides [L0002]`) or words alone (`- Company`)."""
+    """A list item to point at: the hover target it is (`- [A0003 hover target "Company"]
+    Company`), one link (`- Guides [L0002]`) or words alone (`- Company`)."""
     text = _MARK.sub("", line).strip()
+    target = _HOVER_TARGET.match(text.removeprefix("- "))
+    if text.startswith("- ") and target:
+        return Pointed(target.group(1), target.group(2), "hover target")
     if not text.startswith("- ") or _ACTION.search(text):
         return None
     links = _LINK.findall(text)
@@ -107,8 +113,10 @@ def hover_candidates(page: CompiledPage) -> list[Pointed]:
         if len(items) <= MENU_BAR_ITEMS:
             found += [pointed for pointed in items if pointed not in found]
     for action in page.actions:
-        if action.kind == "hover" or _HOVER_CONTEXT.search(action.context):
-            found.append(Pointed(action.id, action.label, action.control))
+        pointed = Pointed(action.id, action.label, action.control)
+        if (action.kind == "hover" or _HOVER_CONTEXT.search(action.context)) and (
+                pointed not in found):
+            found.append(pointed)
     return found[:HOVERS_PER_PAGE]
 
 

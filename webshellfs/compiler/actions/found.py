@@ -10,11 +10,17 @@ whose content already holds a control (a link, a button, another found element) 
 second action: the inner one is what a person clicks — unless the wrapper answers to a gesture
 none of its inner controls takes (a to-do item's double-click beside its checkbox), or is
 clickable with words of its own beside them (an inbox row's sender and subject beside its star
-and trash icons): then a person clicks the wrapper too, and it is an action as well.
+and trash icons): then a person clicks the wrapper too, and it is an action as well. One that
+answers to hover (a menu's item over the dropdown its stylesheet or script shows) is always
+an action, named by its words before its controls, else by its first control's (the link the
+item holds), never by what the hover shows; a list item's mention starts its line.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from lxml import etree
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.actions.index import page_index
@@ -34,7 +40,7 @@ from webshellfs.compiler.actions.rules import (
 )
 from webshellfs.compiler.actions.widgets import register_widget
 from webshellfs.compiler.builder import OPERABLE_ATTRIBUTE, Emitted, PageBuilder
-from webshellfs.compiler.dom import first_descendant, plain_text
+from webshellfs.compiler.dom import first_descendant, is_hidden, plain_text, squash
 
 # The first word an element has decides what it is, in this order.
 ROW_RULE = ControlRule("click", "row")
@@ -71,7 +77,7 @@ WIDGET_PART_DEPTH = 3
 # guess from its container's listener: for an item holding controls, they are the targets).
 OWN_CLICK_WORDS = frozenset({"click", "pointer"})
 # Gestures a wrapper may answer to for itself, when none of its inner controls does.
-OWN_GESTURES = frozenset({"dblclick", "rightclick", "drag", "drop"})
+OWN_GESTURES = frozenset({"dblclick", "rightclick", "hover", "drag", "drop"})
 # A clickable wrapper with at most this much text outside its inner controls is a thing a
 # person clicks (a row, a card); one with more is a region (a panel or page that closes its
 # menus on any click), not a control.
@@ -94,6 +100,23 @@ def _part_of_widget(element: HtmlElement, words: tuple[str, ...]) -> bool:
         if role_of(ancestor) in ROLE_RULES:
             return True
     return False
+
+
+def _words_before(element: HtmlElement, stop: HtmlElement) -> str:
+    """The element's shown words before `stop`, one of its descendants."""
+    parts: list[str] = []
+    walk = etree.iterwalk(element, events=("start", "end"))
+    for event, node in walk:
+        if node is stop:
+            break
+        if event == "end":
+            if node is not element and node.tail:
+                parts.append(node.tail)
+        elif not isinstance(node.tag, str) or is_hidden(node):
+            walk.skip_subtree()
+        elif node.text:
+            parts.append(node.text)
+    return squash(" ".join(parts))
 
 
 def _frames_tabs(element: HtmlElement) -> bool:
@@ -158,18 +181,33 @@ def found_action(element: HtmlElement, builder: PageBuilder) -> Emitted | None:
     if rule is None:
         return None
     inner = _inner_controls(element)
-    if inner and not acts_for_itself(element, words, inner):
+    # An element that shows more on hover (a menu's item over its dropdown) is pointed at for
+    # itself, whatever it holds: the hover targets inside it are its submenu's items.
+    shows_on_hover = rule.kind == "hover"
+    if inner and not (shows_on_hover or acts_for_itself(element, words, inner)):
         return None
     if set(words) <= FOCUS_ONLY and not plain_text(element) and not element.get("aria-label"):
         return None  # an empty focus stop (a dialog's focus-trap sentinel): nothing to operate
     # A row holding controls is named by its title or its own words, not theirs (its ×
-    # button's, which would also rename the row whenever hovering shows the button).
-    name = (aria_name(element, page) or clip(heading_name(element))
-            or clip(_text_outside(element, inner))) if inner else ""
-    return register_widget(
+    # button's, which would also rename the row whenever hovering shows the button); one that
+    # shows more on hover by its words before its first control (`Company` over its
+    # dropdown), else by that control's (the link a menu item holds): never by what hovering
+    # shows (a mega menu's column headings), so its name holds while its dropdown is open.
+    if not inner:
+        name = ""
+    elif shows_on_hover:
+        name = (aria_name(element, page) or clip(_words_before(element, inner[0]))
+                or clip(plain_text(inner[0])))
+    else:
+        name = (aria_name(element, page) or clip(heading_name(element))
+                or clip(_text_outside(element, inner)))
+    emitted = register_widget(
         element, builder, page, rule, container=bool(inner), block=element.tag in BLOCK_TAGS,
         name=name,
     )
+    # A list item's mention starts the item's line, beside the link or words it holds, as a
+    # person reads a menu bar.
+    return replace(emitted, block=False) if shows_on_hover and element.tag == "li" else emitted
 
 
 def row_action(row: HtmlElement, builder: PageBuilder) -> str:
