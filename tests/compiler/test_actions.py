@@ -461,7 +461,9 @@ def test_a_menu_item_that_opens_on_hover_is_a_hover_target_around_its_link() -> 
         "</ul>"
     )
     assert '- [A0001 hover target "Guides"] Guides [L0001]' in text, text
-    assert '- [A0002 hover target "Products"] Products [L0002]' in text, text
+    # Its closed dropdown is told, as a click menu's is: what pointing at it shows.
+    assert '  [hidden until A0001 hover target "Guides"] - Maps [L0002]' in text, text
+    assert '- [A0002 hover target "Products"] Products [L0003]' in text, text
     # Open, its submenu's item inside is a hover target of its own.
     assert '- [A0003 hover target "Company"] Company' in text, text
-    assert '  - [A0004 hover target "About us"] About us [L0004]' in text, text
+    assert '  - [A0004 hover target "About us"] About us [L0005]' in text, text

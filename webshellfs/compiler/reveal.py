@@ -10,7 +10,9 @@ to `#its-id`, a `data-*` attribute holding its id or `#id` (Bootstrap's `data-bs
 script's `data-panel="team"`), or it follows a control that says it opens something
 (`aria-haspopup`, `aria-expanded`) and names nothing (a menu item's submenu), or it is a list,
 menu or dialog right after an element the live page made clickable that names nothing (a
-script's folder before its collapsed list, a "more" icon before its closed menu). When the naming control holds a nameless operable
+script's folder before its collapsed list, a "more" icon before its closed menu), or it lies
+inside or right after an element the live page said answers to hover (a hover menu's list, a
+note shown beside its words). When the naming control holds a nameless operable
 element of its own (a tree item's expand arrow), that is what reveals it. Other hidden text stays out, as
 before: nothing says it ever shows.
 Text hidden to mislead people (off-screen, zero-size, transparent) is not this: it goes to
@@ -61,7 +63,10 @@ class Revealers:
         if previous is not None and (
                 _opens_the_next(previous) or _clicked_open(previous, element)):
             return _toggle_within(previous)  # a menu item's submenu right after it
-        return None
+        # What shows under the pointer: a hover menu's list inside its item, a note after
+        # the words that show it (the live page said they answer to hover).
+        return next((near for near in (parent, previous)
+                     if near is not None and _answers_hover(near)), None)
 
     def _element_with_id(self, element_id: str) -> HtmlElement | None:
         found = self.root.xpath("//@id[. = $id]/..", id=element_id)
@@ -88,6 +93,8 @@ def _opens_the_next(control: HtmlElement) -> bool:
 # Words of the live discovery (browser/discovery.py) that say a click on the element does
 # something.
 _CLICK_WORDS = frozenset({"click", "pointer", "item"})
+# The word for an element a person opens something under by pointing at it.
+HOVER_WORD = "hover"
 
 
 # What a click shows when it lies hidden right after the clicked element: a list, a menu, a
@@ -106,6 +113,10 @@ def _clicked_open(control: HtmlElement, hidden: HtmlElement) -> bool:
     if hidden.tag not in PANEL_TAGS and (hidden.get("role") or "") not in PANEL_ROLES:
         return False
     return bool(_CLICK_WORDS & set((control.get(OPERABLE_ATTRIBUTE) or "").split()))
+
+
+def _answers_hover(element: HtmlElement) -> bool:
+    return HOVER_WORD in (element.get(OPERABLE_ATTRIBUTE) or "").split()
 
 
 def _toggle_within(control: HtmlElement) -> HtmlElement:

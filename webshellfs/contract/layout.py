@@ -43,6 +43,28 @@ _VALUE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r
 _PLAIN_VALUE = re.compile(r'[^\s,()"\\|;=]+')
 
 
+# A line the compiler marked as shown by a control (compiler/reveal.py):
+# `[hidden until A0004 button "Brands"] - Ridge [L0004]`.
+_HIDDEN_LINE = re.compile(r"^\s*\[hidden until (A\d{4}) ([^\]]*)\]")
+_LINK_ID = re.compile(r"\[(L\d{4})\]")
+HOVER_CONTROL = "hover target"
+
+
+def hidden_links(page: CompiledPage) -> dict[str, str]:
+    """For each link in a closed menu or panel, the gesture that opens it: `hover A0003 hover
+    target "Company"`, `click A0004 button "Brands"`."""
+    opened_by: dict[str, str] = {}
+    for section in page.sections:
+        for line in section.lines:
+            mark = _HIDDEN_LINE.match(line)
+            if mark is None:
+                continue
+            gesture = "hover" if mark.group(2).startswith(HOVER_CONTROL) else "click"
+            for link_id in _LINK_ID.findall(line, mark.end()):
+                opened_by.setdefault(link_id, f"{gesture} {mark.group(1)} {mark.group(2)}")
+    return opened_by
+
+
 def quoted(value: str) -> str:
     """`"line one\\n\\tindented, too"`: a value in double quotes, escaped to stay on one line."""
     escaped = "".join(_VALUE_ESCAPES.get(c, c) for c in value)

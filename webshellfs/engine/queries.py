@@ -11,7 +11,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from webshellfs import ctl
 from webshellfs.contract.addresses import PageId, is_object_id
-from webshellfs.contract.layout import CELL_COLUMNS, format_field, section_files
+from webshellfs.contract.layout import CELL_COLUMNS, format_field, hidden_links, section_files
 from webshellfs.contract.records import CompiledPage, Field
 from webshellfs.errors import NotFoundError
 from webshellfs.fetch import Capture
@@ -40,6 +40,7 @@ def page_meta(page: CompiledPage, capture: Capture) -> dict[str, Any]:
         "links": {link.id: link.url for link in page.links},
         "link_locators": {link.id: link.locator for link in page.links if link.locator},
         "link_texts": {link.id: link.text for link in page.links if link.text},
+        "closed_links": sorted(hidden_links(page)),  # in a closed menu: not to be clicked
         "focus": page.focus,
         "actions": {
             action.id: {

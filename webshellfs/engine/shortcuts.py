@@ -236,6 +236,9 @@ async def run_choose(engine: Engine, command: ctl.Choose) -> str:
 
 
 def _without(meta: dict[str, Any], used: set[str]) -> dict[str, Any]:
-    """A page's meta without the controls a shortcut already opened."""
+    """A page's meta without the controls a shortcut already opened, nor the links of a menu
+    still closed (a person cannot pick them until it opens)."""
     actions = {k: v for k, v in (meta.get("actions") or {}).items() if k not in used}
-    return {**meta, "actions": actions}
+    closed = set(meta.get("closed_links") or ())
+    texts = {k: v for k, v in (meta.get("link_texts") or {}).items() if k not in closed}
+    return {**meta, "actions": actions, "link_texts": texts}

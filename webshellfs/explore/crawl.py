@@ -30,7 +30,7 @@ from typing import Protocol
 
 import trio
 
-from webshellfs.contract.layout import clean_field, format_inputs
+from webshellfs.contract.layout import clean_field, format_inputs, hidden_links
 from webshellfs.contract.records import Action, CompiledPage, Link, Section
 from webshellfs.errors import CompileError, FetchError, NotFoundError, UsageError
 from webshellfs.explore.behaviors import Tried, effect_of
@@ -430,6 +430,7 @@ class Explorer:
         queued = {v.url for v in (*state.queue.items, *state.later.items)}
         skipped = {s.what for s in state.skipped}
         too_deep = {v.url for v in state.too_deep}
+        revealed_by = hidden_links(loaded.compiled)
         for link in loaded.compiled.links:
             url = link.url.partition("#")[0]
             if not url or url in state.pages or url in queued:
@@ -442,6 +443,8 @@ class Explorer:
                     skipped.add(what)
                 continue
             step = f'"{clean_field(link.text)[:60]}" [{link.id} on {loaded.page}]'
+            if link.id in revealed_by:  # in a closed menu: what opens it comes first
+                step = f"{revealed_by[link.id]} > {step}"
             found = Visit(url, visit.depth + 1, (*visit.path, step))
             if found.depth > state.bounds.depth:
                 if url not in too_deep:

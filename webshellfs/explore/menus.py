@@ -39,6 +39,7 @@ ITEM_CHARS = 40
 _LINK = re.compile(r"\[(L\d{4})\]")
 _ACTION = re.compile(r'\[(A\d{4}) [^"\]]*"((?:[^"\\]|\\.)*)"[^\]]*\]')
 _REF = re.compile(r"\[[LIT]\d+\]|\[A\d{4} [^\]]*\]")
+HIDDEN_MARK = "[hidden until"
 _MARK = re.compile(r"\[hidden until [^\]]*\]\s*")
 _HOVER_CONTEXT = re.compile(r"\bon: [^;]*\bhover\b")
 _HOVER_TARGET = re.compile(r'\[(A\d{4}) hover target "((?:[^"\\]|\\.)*)"')
@@ -108,7 +109,7 @@ def hover_candidates(page: CompiledPage) -> list[Pointed]:
         if section.kind != "boilerplate" or section.name not in HOVER_REGIONS:
             continue
         items = [pointed for line in section.lines
-                 if not line[:1].isspace() and not line.startswith("[hidden until")
+                 if not line[:1].isspace() and not line.startswith(HIDDEN_MARK)
                  and (pointed := _pointed(line)) is not None]
         if len(items) <= MENU_BAR_ITEMS:
             found += [pointed for pointed in items if pointed not in found]
@@ -126,8 +127,8 @@ def menu_of(appeared: tuple[tuple[str, str, str], ...], control: str = "") -> Me
     columns: list[tuple[str, list[tuple[str, str]]]] = []
     pointable: list[Pointed] = []
     for path, line, url in appeared:
-        if not path.startswith(NAVIGATION_PREFIX):
-            continue
+        if not path.startswith(NAVIGATION_PREFIX) or line.lstrip().startswith(HIDDEN_MARK):
+            continue  # elsewhere, or still closed: a submenu of the one that opened
         bare = _MARK.sub("", line).strip()
         words = _words(bare)
         own = [m.group(2) for m in _ACTION.finditer(bare)]
