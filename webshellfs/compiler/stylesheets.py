@@ -646,6 +646,7 @@ class _Matcher:
         self._memo: dict[object, dict[HtmlElement, bool]] = {}
         self._compounds: dict[object, set[HtmlElement]] = {}
         self._tests: dict[object, Callable[[HtmlElement], bool]] = {}
+        self._plans: dict[object, _Plan] = {}
         self._walks: dict[object, dict[HtmlElement, tuple[int, bool]]] = {}
         self._keys: dict[object, str] = {}
         self._found: dict[str, list[HtmlElement]] = {}
@@ -717,7 +718,14 @@ class _Matcher:
                 self.spend(len(candidates))  # the index entry is the answer
                 found = list(candidates)
             else:
-                found = [element for element in candidates if self._matches(element, tree)]
+                memo = self._memo.setdefault(tree, {})  # _matches, inline: one call less
+                found = []
+                for element in candidates:
+                    answer = memo.get(element)
+                    if answer is None:
+                        answer = memo[element] = self._matches_now(element, tree)
+                    if answer:
+                        found.append(element)
         except _Unsupported:
             return []
         except _Exhausted:
@@ -815,13 +823,18 @@ class _Matcher:
         return answer
 
     def _matches_now(self, element: HtmlElement, tree: object) -> bool:
-        if not isinstance(tree, CombinedSelector):
-            return self._compound(element, tree)
-        if not self._compound(element, tree.subselector):
+        plan = self._plans.get(tree)
+        if plan is None:
+            plan = self._plans[tree] = self._plan(tree)
+        last, left, combinator, left_is_compound = plan
+        self.work += 1  # _compound's step, inline: this runs for every candidate
+        if self.work > MAX_MATCH_WORK:
+            raise _Exhausted
+        if not last(element):
             return False
-        left = tree.selector
-        combinator = tree.combinator
-        if combinator in (" ", ">") and not isinstance(left, CombinedSelector):
+        if left is None:
+            return True
+        if left_is_compound and combinator in (" ", ">"):
             # The left side alone, matched once from the index: then each candidate needs
             # only set lookups up its ancestors (the common `.nav a`, `ul > li`).
             matched = self._compound_set(left)
@@ -834,9 +847,16 @@ class _Matcher:
         possible = self._compound_set(left.subselector if isinstance(left, CombinedSelector)
                                       else left)
         if combinator == " ":
+            memo = self._memo.get(left)  # _matches, inline: the walk up asks it of most
+            if memo is None:
+                memo = self._memo[left] = {}
             for ancestor in element.iterancestors():
-                if ancestor in possible and self._matches(ancestor, left):
-                    return True
+                if ancestor in possible:
+                    answer = memo.get(ancestor)
+                    if answer is None:
+                        answer = memo[ancestor] = self._matches_now(ancestor, left)
+                    if answer:
+                        return True
             return False
         if combinator == ">":
             parent = element.getparent()
@@ -848,6 +868,18 @@ class _Matcher:
         if combinator == "~":
             return any(self._matches(sibling, left) for sibling in siblings)
         raise _Unsupported(combinator)
+
+    def _plan(self, tree: object) -> _Plan:
+        """A selector taken apart once for _matches_now: its last compound's test, the left
+        side and combinator (None and "" for a lone compound), whether the left side is one
+        compound."""
+        last, left, combinator = tree, None, ""
+        if isinstance(tree, CombinedSelector):
+            last, left, combinator = tree.subselector, tree.selector, tree.combinator
+        test = self._tests.get(last)
+        if test is None:
+            test = self._tests[last] = self._compiled(last)
+        return test, left, combinator, not isinstance(left, CombinedSelector)
 
     def spend(self, steps: int) -> None:
         """Count work done for this matcher's results (the cascade's updates)."""
@@ -938,6 +970,10 @@ _XPATH_NAME = re.compile(r"[a-z_][\w.-]*")
 _SPACE = re.compile(r"\s")
 
 
+# How _matches_now reads a selector (_Matcher._plan).
+_Plan = tuple[Callable[[HtmlElement], bool], object, str, bool]
+
+
 class _Exhausted(Exception):
     """MAX_MATCH_WORK is used up."""
 
@@ -964,27 +1000,23 @@ def _attribute_matches(actual: str | None, node: Attrib) -> bool:
     return _ATTRIBUTE_TESTS[node.operator](actual, wanted)
 
 
-def _element_siblings(element: HtmlElement) -> list[HtmlElement]:
-    """The element children of the element's parent (none for the root)."""
-    parent = element.getparent()
-    return [] if parent is None else [s for s in parent if isinstance(s.tag, str)]
-
-
 def _first_child(element: HtmlElement) -> bool:
-    siblings = _element_siblings(element)
-    return bool(siblings) and siblings[0] is element
+    """Whether no element comes before it under its parent (the root is no child). Only the
+    siblings before it are read: a list of all would cost a long one's length each time."""
+    return element.getparent() is not None and next(
+        element.itersiblings(lxml.etree.Element, preceding=True), None) is None
 
 
 def _last_child(element: HtmlElement) -> bool:
-    siblings = _element_siblings(element)
-    return bool(siblings) and siblings[-1] is element
+    return element.getparent() is not None and next(
+        element.itersiblings(lxml.etree.Element), None) is None
 
 
 # The pseudo-classes matched here, by name; the interaction ones (_NEVER) match nothing.
 _PSEUDO_TESTS: dict[str, Callable[[HtmlElement], bool]] = {
     "first-child": _first_child,
     "last-child": _last_child,
-    "only-child": lambda element: len(_element_siblings(element)) == 1,
+    "only-child": lambda element: _first_child(element) and _last_child(element),
     "root": lambda element: element.getparent() is None,
     "empty": lambda element: len(element) == 0 and not element.text,
     "link": lambda element: element.tag in ("a", "area") and element.get("href") is not None,
