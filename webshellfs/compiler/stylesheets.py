@@ -381,7 +381,7 @@ class _Names:
         self._compounds: dict[str, bool] = {}  # the answer for each last compound seen
 
     def may_be_styled(self, text: str) -> bool:
-        for compound in _LAST_COMPOUNDS.findall(_without_nested(text) + ","):
+        for compound in _last_compounds(_without_nested(text)):
             styled = self._compounds.get(compound)
             if styled is None:
                 styled = self._compounds[compound] = self._may_style(compound)
@@ -395,6 +395,21 @@ class _Names:
             return False
         return all(name in (self.classes if mark == "." else self.ids)
                    for mark, name in _selector_names(compound))
+
+
+def _last_compounds(text: str) -> list[str]:
+    """The last compound of each selector of a list (`a .b > p.c, .d` → `p.c`, `.d`): what
+    follows its last space or combinator. Split by str methods: a regular expression's search
+    took twice as long over a big site's selectors."""
+    found = []
+    for selector in text.split(","):
+        words = selector.split()
+        last = words[-1] if words else ""
+        for combinator in ">+~":
+            if combinator in last:
+                last = last.rpartition(combinator)[2]
+        found.append(last)
+    return found
 
 
 def _class_names(element: HtmlElement) -> list[str]:
@@ -591,12 +606,10 @@ _NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-with
 
 
 # The classes and ids a selector names (outside attribute tests and pseudo-class arguments),
-# and the commas between selectors; the last compound of each selector of a list (followed by
-# a comma: the list is given one more); a compound's tag.
+# and the commas between selectors; a compound's tag.
 _NAMES = re.compile(r"([.#])((?=[\w-]|\\[^0-9a-fA-F\s])[\w-]*+(?:\\[^0-9a-fA-F\s][\w-]*+)*+)")
 _NAMES_AND_COMMAS = re.compile(_NAMES.pattern + "|,")
 _ESCAPE = re.compile(r"\\(.)")
-_LAST_COMPOUNDS = re.compile(r"(?<![^\s>+~,])([^\s>+~,]*+)\s*+,")  # (from a compound's start)
 _TAG = re.compile(r"[a-zA-Z][\w-]*")
 
 
