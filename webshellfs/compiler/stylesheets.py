@@ -298,8 +298,9 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
         return found
 
     suspects: set[HtmlElement] = set()
+    hiding: dict[tuple[str, str], bool] = {}
     for text, declarations in rules:
-        if _can_hide(declarations):
+        if _can_hide(declarations, hiding):
             for selector in selectors(text):
                 suspects.update(matcher.matching(selector.parsed_tree))
     suspects = {element for element in suspects if element.tag not in _NEVER_MARKED}
@@ -334,14 +335,23 @@ _HIDING = re.compile(
     r"|clip:rect|clip-path:inset|(?:max-)?(?:width|height):[01](?:px)?$|color:transparent$)")
 
 
-def _can_hide(declarations: list[tuple[str, str, bool]]) -> bool:
+def _can_hide(declarations: list[tuple[str, str, bool]],
+              hiding: dict[tuple[str, str], bool]) -> bool:
     """Whether a rule can hide what it matches: a declaration of _HIDING, or text in the
-    colour of the rule's own background."""
+    colour of the rule's own background. `hiding` remembers each (property, value) judged:
+    a stylesheet repeats most of them from rule to rule."""
     style = {name: value for name, value, _ in declarations}
     colour = style.get("color")
     if colour is not None and colour in (style.get("background-color"), style.get("background")):
         return True
-    return any(_HIDING.match(f"{name}:{value.replace(' ', '')}") for name, value in style.items())
+    for declaration in style.items():
+        hides = hiding.get(declaration)
+        if hides is None:
+            name, value = declaration
+            hides = hiding[declaration] = bool(_HIDING.match(f"{name}:{value.replace(' ', '')}"))
+        if hides:
+            return True
+    return False
 
 
 def _with_inline(element: HtmlElement, declared: dict[str, tuple[_Rank, str]]) -> dict[str, str]:
