@@ -13,11 +13,11 @@ import pytest
 from webshellfs.compiler import compile_page
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
+from webshellfs.compiler.selector_parser import parse_selectors
 from webshellfs.compiler.stylesheets import (
     MAX_MATCH_WORK,
     MAX_RULES,
     MAX_STYLESHEET_CHARS,
-    _parse_selectors,
     mark_stylesheet_hidden,
 )
 from webshellfs.contract.layout import render_page
@@ -121,7 +121,7 @@ def test_selectors_are_the_objects_cssselect_builds(text: str) -> None:
             return type(tree).__name__, {k: described(v) for k, v in sorted(vars(tree).items())}
         return tree
 
-    ours, theirs = _parse_selectors(text), cssselect.parse(text)
+    ours, theirs = parse_selectors(text), cssselect.parse(text)
     assert [described(s) for s in ours] == [described(s) for s in theirs]
     assert [s.specificity() for s in ours] == [s.specificity() for s in theirs]
 
