@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import time
 
+import cssselect
 import lxml.html
 import pytest
 
 from webshellfs.compiler import compile_page
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE
+from webshellfs.compiler.selector_parser import parse_selectors
 from webshellfs.compiler.stylesheets import (
     MAX_MATCH_WORK,
     MAX_RULES,
@@ -64,6 +66,8 @@ def page(css: str, body: str) -> str:
     ("P.Shout , .never{display:none}", '<p class="Shout">{}</p>'),
     ("div>i+b~em{display:none}", "<div><i></i><b></b><em>{}</em></div>"),
     ("*.w-1\\/2:FIRST-CHILD { display: none }", '<div><p class="w-1/2">{}</p></div>'),
+    ("p:not(.shown):only-child { display: none }", "<div><p>{}</p></div>"),
+    ("a:not([href]) i { display: none }", "<a><i>{}</i></a>"),
     (".caf\u00e9 { display: none }", '<p class="caf\u00e9">{}</p>'),
 ])
 def test_each_stylesheet_rule_moves_the_text_out_of_content(css: str, markup: str) -> None:
@@ -99,6 +103,27 @@ def test_rules_that_do_not_hide_leave_the_text_in_content(css: str, markup: str)
     tree = files(page(css, markup.format(INJECTION)))
     assert tree["content/00-intro.md"] == ["Before.", INJECTION, "After."]
     assert tree["boilerplate/hidden.md"] == []
+
+
+@pytest.mark.parametrize("text", [
+    "P.a , #b > i:first-child::before, *.w-1\\/2:HOVER",
+    "a[href$='.pdf'], [ data-x ~= y ], [lang|=en] b, input[type=\"hidden\"], [x!=-y]",
+    "li:not(.active) a, :NOT( [aria-expanded=true] ), div:not(*):hover, :not(#i.c:empty)",
+    "[x=\\41], [x=y i], :not(a b), a:nth-child(2)",  # left to cssselect
+])
+def test_selectors_are_the_objects_cssselect_builds(text: str) -> None:
+    """Most selector lists are built without cssselect's tokenizer (faster): the same objects,
+    down to where an attribute test's value starts."""
+    def described(tree: object) -> object:
+        if isinstance(tree, cssselect.parser.Token):
+            return (tree.type, tree.value, tree.pos)
+        if hasattr(tree, "__dict__"):
+            return type(tree).__name__, {k: described(v) for k, v in sorted(vars(tree).items())}
+        return tree
+
+    ours, theirs = parse_selectors(text), cssselect.parse(text)
+    assert [described(s) for s in ours] == [described(s) for s in theirs]
+    assert [s.specificity() for s in ours] == [s.specificity() for s in theirs]
 
 
 def test_a_hidden_menu_with_links_moves_whole_with_its_links_numbered() -> None:

@@ -2,14 +2,15 @@
 
 A browser capture marks what its layout shows nowhere; a page fetched over plain HTTP (or given
 to `webshellfs compile`) has only its markup. Here the page's `<style>` elements are split into
-rules, the declarations that can hide text are kept, their selectors parsed (cssselect) and
-matched right to left from an index of the document's tags, classes, ids and attributes, and
-cascaded by importance, specificity and order, with the inline style on top. An element
-whose resulting style hides it (display:none, visibility:hidden, off-screen, no size,
-clipped, transparent, invisible ink, font-size 0) gets the browser's mark
-(`dom.UNSEEN_ATTRIBUTE`) and the walker moves its text to boilerplate/hidden.md. Moved, never
-dropped: this cascade is an approximation (no linked stylesheets, no scripts, a viewport
-assumed 1280 px wide), so a wrong guess costs a line in the wrong file, not the text.
+rules, the declarations that can hide text are kept, their selectors parsed (into cssselect's
+objects, selector_parser.py) and matched right to left from an index of the document's tags,
+classes, ids and attributes, and cascaded by importance, specificity and order, with the
+inline style on top. An element whose resulting style hides it (display:none,
+visibility:hidden, off-screen, no size, clipped, transparent, invisible ink, font-size 0) gets
+the browser's mark (`dom.UNSEEN_ATTRIBUTE`) and the walker moves its text to
+boilerplate/hidden.md. Moved, never dropped: this cascade is an approximation (no linked
+stylesheets, no scripts, a viewport assumed 1280 px wide), so a wrong guess costs a line in the
+wrong file, not the text.
 
 Bounded whatever the page: at most MAX_STYLESHEET_CHARS of CSS are read, at most MAX_RULES
 rules about visibility are used, and matching stops after MAX_MATCH_WORK steps; what is left
@@ -29,21 +30,12 @@ from dataclasses import dataclass
 
 import cssselect
 import lxml.etree
-from cssselect.parser import (
-    Attrib,
-    Class,
-    CombinedSelector,
-    Element,
-    Hash,
-    Negation,
-    Pseudo,
-    Selector,
-    unescape_ident,
-)
+from cssselect.parser import Attrib, Class, CombinedSelector, Element, Hash, Negation, Pseudo
 from lxml.html import HtmlElement
 
 from webshellfs.compiler.builder import LOCATOR_ATTRIBUTE
 from webshellfs.compiler.dom import UNSEEN_ATTRIBUTE, hidden_by_style, inline_style, zero_font_size
+from webshellfs.compiler.selector_parser import parse_selectors
 
 __all__ = ["MAX_MATCH_WORK", "MAX_RULES", "MAX_STYLESHEET_CHARS", "mark_stylesheet_hidden"]
 
@@ -290,15 +282,16 @@ def _cascade(matcher: _Matcher, rules: list[Rule]) -> tuple[Styles, Styles]:
         found = parsed.get(text)
         if found is None:
             try:
-                found = _parse_selectors(text) if matcher.may_match(text) else []
+                found = parse_selectors(text) if matcher.may_match(text) else []
             except cssselect.SelectorError:
                 found = []
             found = parsed[text] = [s for s in found if s.pseudo_element is None]
         return found
 
     suspects: set[HtmlElement] = set()
+    hiding: dict[tuple[str, str], bool] = {}
     for text, declarations in rules:
-        if _can_hide(declarations):
+        if _can_hide(declarations, hiding):
             for selector in selectors(text):
                 suspects.update(matcher.matching(selector.parsed_tree))
     suspects = {element for element in suspects if element.tag not in _NEVER_MARKED}
@@ -333,14 +326,23 @@ _HIDING = re.compile(
     r"|clip:rect|clip-path:inset|(?:max-)?(?:width|height):[01](?:px)?$|color:transparent$)")
 
 
-def _can_hide(declarations: list[tuple[str, str, bool]]) -> bool:
+def _can_hide(declarations: list[tuple[str, str, bool]],
+              hiding: dict[tuple[str, str], bool]) -> bool:
     """Whether a rule can hide what it matches: a declaration of _HIDING, or text in the
-    colour of the rule's own background."""
+    colour of the rule's own background. `hiding` remembers each (property, value) judged:
+    a stylesheet repeats most of them from rule to rule."""
     style = {name: value for name, value, _ in declarations}
     colour = style.get("color")
     if colour is not None and colour in (style.get("background-color"), style.get("background")):
         return True
-    return any(_HIDING.match(f"{name}:{value.replace(' ', '')}") for name, value in style.items())
+    for declaration in style.items():
+        hides = hiding.get(declaration)
+        if hides is None:
+            name, value = declaration
+            hides = hiding[declaration] = bool(_HIDING.match(f"{name}:{value.replace(' ', '')}"))
+        if hides:
+            return True
+    return False
 
 
 def _with_inline(element: HtmlElement, declared: dict[str, tuple[_Rank, str]]) -> dict[str, str]:
@@ -380,7 +382,7 @@ class _Names:
         self._compounds: dict[str, bool] = {}  # the answer for each last compound seen
 
     def may_be_styled(self, text: str) -> bool:
-        for compound in _LAST_COMPOUNDS.findall(_without_nested(text) + ","):
+        for compound in _last_compounds(_without_nested(text)):
             styled = self._compounds.get(compound)
             if styled is None:
                 styled = self._compounds[compound] = self._may_style(compound)
@@ -394,6 +396,21 @@ class _Names:
             return False
         return all(name in (self.classes if mark == "." else self.ids)
                    for mark, name in _selector_names(compound))
+
+
+def _last_compounds(text: str) -> list[str]:
+    """The last compound of each selector of a list (`a .b > p.c, .d` → `p.c`, `.d`): what
+    follows its last space or combinator. Split by str methods: a regular expression's search
+    took twice as long over a big site's selectors."""
+    found = []
+    for selector in text.split(","):
+        words = selector.split()
+        last = words[-1] if words else ""
+        for combinator in ">+~":
+            if combinator in last:
+                last = last.rpartition(combinator)[2]
+        found.append(last)
+    return found
 
 
 def _class_names(element: HtmlElement) -> list[str]:
@@ -435,92 +452,6 @@ def _hides(element: HtmlElement, style: dict[str, str], undone: _Undone) -> bool
     return False
 
 
-# Selector lists of the plain kinds (tags, classes, ids, pseudo-classes without arguments, a
-# pseudo-element at the end) are built here, as the objects cssselect's parser would build,
-# about four times faster; anything else (attribute tests, functions, hexadecimal escapes,
-# namespaces, comments, mistakes) is left to cssselect. Names are cssselect's: ASCII name
-# characters, other escaped characters, and non-ASCII ones.
-# (NUL and surrogates, which cssselect replaces first, go to cssselect.)
-_NAME_CHARS = "_a-zA-Z0-9\\-\u0080-\ud7ff\ue000-\U0010ffff"
-_ESCAPED = r"\\[^\n\r\f0-9a-fA-F\0\ud800-\udfff]"
-_NAME_REST = rf"[{_NAME_CHARS}]*+(?:{_ESCAPED}[{_NAME_CHARS}]*+)*+"
-_PLAIN_IDENT = rf"-?(?:[_a-zA-Z\u0080-\ud7ff\ue000-\U0010ffff]|{_ESCAPED}){_NAME_REST}"
-_PLAIN_PIECE = re.compile(
-    rf"(?P<class>\.{_PLAIN_IDENT})|(?P<space>[ \t\r\n\f]+)|(?P<tag>{_PLAIN_IDENT}|\*)"
-    rf"|(?P<combinator>[>+~])|(?P<comma>,)|(?P<id>#(?:[{_NAME_CHARS}]|{_ESCAPED}){_NAME_REST})"
-    rf"|(?P<element>::{_PLAIN_IDENT})|(?P<pseudo>:{_PLAIN_IDENT})|(?P<other>.)", re.DOTALL)
-# How many characters mark each kind of piece before its name.
-_MARKS = {"class": 1, "id": 1, "pseudo": 1, "element": 2, "tag": 0}
-# Pseudo-elements CSS 2.1 wrote with one colon; :scope, which cssselect checks for its place.
-_OLD_PSEUDO_ELEMENTS = frozenset({"first-line", "first-letter", "before", "after"})
-_PLACED_PSEUDO = "scope"
-
-
-class _NotPlain(Exception):
-    """A selector list the plain parser leaves to cssselect."""
-
-
-def _parse_selectors(text: str) -> list[Selector]:
-    """cssselect.parse(text), the plain selector lists built directly."""
-    try:
-        return _parse_plain(text)
-    except _NotPlain:
-        return cssselect.parse(text)
-
-
-def _parse_plain(text: str) -> list[Selector]:
-    selectors: list[Selector] = []
-    tree: object = None  # the selector so far
-    compound: object = None  # the compound selector being read
-    combinator = ""  # the one before `compound`, once seen ("" for none yet)
-    pseudo_element: str | None = None
-    for piece in _PLAIN_PIECE.finditer(text):
-        kind = piece.lastgroup
-        value = piece.group(kind)
-        if kind in ("space", "combinator", "comma"):
-            if compound is not None:
-                tree = compound if tree is None else CombinedSelector(tree, combinator, compound)
-                compound, combinator = None, " "
-            if kind == "combinator":
-                if tree is None or combinator != " ":
-                    raise _NotPlain  # a combinator without a selector before it, or two
-                combinator = value
-            elif kind == "comma":
-                if tree is None or combinator != " ":
-                    raise _NotPlain
-                selectors.append(Selector(tree, pseudo_element))
-                tree, combinator, pseudo_element = None, "", None
-            continue
-        if pseudo_element is not None or kind == "other":
-            raise _NotPlain  # something after a pseudo-element, or not plain at all
-        name = value[_MARKS[kind]:]
-        if "\\" in name:
-            name = unescape_ident(name)
-        if kind == "tag":
-            if compound is not None:
-                raise _NotPlain  # a tag inside a compound
-            compound = Element(None, None if name == "*" else name)
-            continue
-        if compound is None:
-            compound = Element(None, None)
-        if kind == "class":
-            compound = Class(compound, name)
-        elif kind == "id":
-            compound = Hash(compound, name)
-        elif kind == "element" or name.lower() in _OLD_PSEUDO_ELEMENTS:
-            pseudo_element = name
-        elif name.lower() == _PLACED_PSEUDO:
-            raise _NotPlain
-        else:
-            compound = Pseudo(compound, name)
-    if compound is not None:
-        tree = compound if tree is None else CombinedSelector(tree, combinator, compound)
-    elif tree is None or combinator != " ":
-        raise _NotPlain  # empty, or ending in a combinator or a comma
-    selectors.append(Selector(tree, pseudo_element))
-    return selectors
-
-
 class _Unsupported(Exception):
     """A selector using something not matched here (:nth-child(), :has() …): not used."""
 
@@ -531,12 +462,10 @@ _NEVER = frozenset({"hover", "focus", "active", "visited", "target", "focus-with
 
 
 # The classes and ids a selector names (outside attribute tests and pseudo-class arguments),
-# and the commas between selectors; the last compound of each selector of a list (followed by
-# a comma: the list is given one more); a compound's tag.
+# and the commas between selectors; a compound's tag.
 _NAMES = re.compile(r"([.#])((?=[\w-]|\\[^0-9a-fA-F\s])[\w-]*+(?:\\[^0-9a-fA-F\s][\w-]*+)*+)")
 _NAMES_AND_COMMAS = re.compile(_NAMES.pattern + "|,")
 _ESCAPE = re.compile(r"\\(.)")
-_LAST_COMPOUNDS = re.compile(r"(?<![^\s>+~,])([^\s>+~,]*+)\s*+,")  # (from a compound's start)
 _TAG = re.compile(r"[a-zA-Z][\w-]*")
 
 
@@ -586,6 +515,7 @@ class _Matcher:
         self._memo: dict[object, dict[HtmlElement, bool]] = {}
         self._compounds: dict[object, set[HtmlElement]] = {}
         self._tests: dict[object, Callable[[HtmlElement], bool]] = {}
+        self._plans: dict[object, _Plan] = {}
         self._walks: dict[object, dict[HtmlElement, tuple[int, bool]]] = {}
         self._keys: dict[object, str] = {}
         self._found: dict[str, list[HtmlElement]] = {}
@@ -657,7 +587,14 @@ class _Matcher:
                 self.spend(len(candidates))  # the index entry is the answer
                 found = list(candidates)
             else:
-                found = [element for element in candidates if self._matches(element, tree)]
+                memo = self._memo.setdefault(tree, {})  # _matches, inline: one call less
+                found = []
+                for element in candidates:
+                    answer = memo.get(element)
+                    if answer is None:
+                        answer = memo[element] = self._matches_now(element, tree)
+                    if answer:
+                        found.append(element)
         except _Unsupported:
             return []
         except _Exhausted:
@@ -755,13 +692,18 @@ class _Matcher:
         return answer
 
     def _matches_now(self, element: HtmlElement, tree: object) -> bool:
-        if not isinstance(tree, CombinedSelector):
-            return self._compound(element, tree)
-        if not self._compound(element, tree.subselector):
+        plan = self._plans.get(tree)
+        if plan is None:
+            plan = self._plans[tree] = self._plan(tree)
+        last, left, combinator, left_is_compound = plan
+        self.work += 1  # _compound's step, inline: this runs for every candidate
+        if self.work > MAX_MATCH_WORK:
+            raise _Exhausted
+        if not last(element):
             return False
-        left = tree.selector
-        combinator = tree.combinator
-        if combinator in (" ", ">") and not isinstance(left, CombinedSelector):
+        if left is None:
+            return True
+        if left_is_compound and combinator in (" ", ">"):
             # The left side alone, matched once from the index: then each candidate needs
             # only set lookups up its ancestors (the common `.nav a`, `ul > li`).
             matched = self._compound_set(left)
@@ -774,9 +716,16 @@ class _Matcher:
         possible = self._compound_set(left.subselector if isinstance(left, CombinedSelector)
                                       else left)
         if combinator == " ":
+            memo = self._memo.get(left)  # _matches, inline: the walk up asks it of most
+            if memo is None:
+                memo = self._memo[left] = {}
             for ancestor in element.iterancestors():
-                if ancestor in possible and self._matches(ancestor, left):
-                    return True
+                if ancestor in possible:
+                    answer = memo.get(ancestor)
+                    if answer is None:
+                        answer = memo[ancestor] = self._matches_now(ancestor, left)
+                    if answer:
+                        return True
             return False
         if combinator == ">":
             parent = element.getparent()
@@ -788,6 +737,18 @@ class _Matcher:
         if combinator == "~":
             return any(self._matches(sibling, left) for sibling in siblings)
         raise _Unsupported(combinator)
+
+    def _plan(self, tree: object) -> _Plan:
+        """A selector taken apart once for _matches_now: its last compound's test, the left
+        side and combinator (None and "" for a lone compound), whether the left side is one
+        compound."""
+        last, left, combinator = tree, None, ""
+        if isinstance(tree, CombinedSelector):
+            last, left, combinator = tree.subselector, tree.selector, tree.combinator
+        test = self._tests.get(last)
+        if test is None:
+            test = self._tests[last] = self._compiled(last)
+        return test, left, combinator, not isinstance(left, CombinedSelector)
 
     def spend(self, steps: int) -> None:
         """Count work done for this matcher's results (the cascade's updates)."""
@@ -878,6 +839,10 @@ _XPATH_NAME = re.compile(r"[a-z_][\w.-]*")
 _SPACE = re.compile(r"\s")
 
 
+# How _matches_now reads a selector (_Matcher._plan).
+_Plan = tuple[Callable[[HtmlElement], bool], object, str, bool]
+
+
 class _Exhausted(Exception):
     """MAX_MATCH_WORK is used up."""
 
@@ -904,27 +869,23 @@ def _attribute_matches(actual: str | None, node: Attrib) -> bool:
     return _ATTRIBUTE_TESTS[node.operator](actual, wanted)
 
 
-def _element_siblings(element: HtmlElement) -> list[HtmlElement]:
-    """The element children of the element's parent (none for the root)."""
-    parent = element.getparent()
-    return [] if parent is None else [s for s in parent if isinstance(s.tag, str)]
-
-
 def _first_child(element: HtmlElement) -> bool:
-    siblings = _element_siblings(element)
-    return bool(siblings) and siblings[0] is element
+    """Whether no element comes before it under its parent (the root is no child). Only the
+    siblings before it are read: a list of all would cost a long one's length each time."""
+    return element.getparent() is not None and next(
+        element.itersiblings(lxml.etree.Element, preceding=True), None) is None
 
 
 def _last_child(element: HtmlElement) -> bool:
-    siblings = _element_siblings(element)
-    return bool(siblings) and siblings[-1] is element
+    return element.getparent() is not None and next(
+        element.itersiblings(lxml.etree.Element), None) is None
 
 
 # The pseudo-classes matched here, by name; the interaction ones (_NEVER) match nothing.
 _PSEUDO_TESTS: dict[str, Callable[[HtmlElement], bool]] = {
     "first-child": _first_child,
     "last-child": _last_child,
-    "only-child": lambda element: len(_element_siblings(element)) == 1,
+    "only-child": lambda element: _first_child(element) and _last_child(element),
     "root": lambda element: element.getparent() is None,
     "empty": lambda element: len(element) == 0 and not element.text,
     "link": lambda element: element.tag in ("a", "area") and element.get("href") is not None,
