@@ -38,6 +38,27 @@ def page_html(title: str, body: str) -> bytes:
     ).encode()
 
 
+class RecordingHandler(BaseHTTPRequestHandler):
+    """A fixture site's handler: each request is logged in `requests` as (method, path), a
+    page is sent whole or as a 404, and any POST gets a small page (the sites' traps)."""
+
+    requests: list[tuple[str, str]]
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+    def send_html(self, body: bytes | None) -> None:
+        if body is None:
+            send_body(self, HTTPStatus.NOT_FOUND, "text/html; charset=utf-8",
+                      b"<!DOCTYPE html><title>Not found</title><p>No such page.</p>")
+        else:
+            send_body(self, HTTPStatus.OK, "text/html; charset=utf-8", body)
+
+    def do_POST(self) -> None:
+        self.requests.append(("POST", self.path))
+        self.send_html(b"<!DOCTYPE html><p>Done.</p>")
+
+
 class LoopbackServer:
     """An HTTP server on 127.0.0.1 (port 0: any free one) answering in a thread of its own,
     for the fixture sites: `base`, `url(path)`, `close()`."""

@@ -25,12 +25,10 @@ from __future__ import annotations
 import sys
 import threading
 from functools import partial
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tests.site import LoopbackServer, send_body
+from tests.site import LoopbackServer, RecordingHandler
 
 MENUS_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "explore" / "menus"
 # Pages linked from the menus, by path: their titles.
@@ -78,31 +76,14 @@ def page_for(path: str) -> bytes | None:
     return text.encode("utf-8")
 
 
-class _Handler(BaseHTTPRequestHandler):
-    requests: list[tuple[str, str]]
-
-    def log_message(self, format: str, *args: object) -> None:
-        return
-
-    _send = send_body
-
+class _Handler(RecordingHandler):
     def do_GET(self) -> None:
         self.requests.append(("GET", self.path))
         path = urlsplit(self.path).path
         if path.startswith(TRAPS):
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8",
-                       b"<!DOCTYPE html><title>Signed out</title><p>Signed out.</p>")
-            return
-        body = page_for(path)
-        if body is None:
-            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8",
-                       b"<!DOCTYPE html><title>Not found</title><p>No such page.</p>")
+            self.send_html(b"<!DOCTYPE html><title>Signed out</title><p>Signed out.</p>")
         else:
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
-
-    def do_POST(self) -> None:
-        self.requests.append(("POST", self.path))
-        self._send(HTTPStatus.OK, "text/html; charset=utf-8", b"<!DOCTYPE html><p>Done.</p>")
+            self.send_html(page_for(path))
 
 
 class MenuSite(LoopbackServer):

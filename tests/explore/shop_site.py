@@ -17,11 +17,10 @@ import threading
 import time
 from functools import partial
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from tests.site import LoopbackServer, send_body
+from tests.site import LoopbackServer, RecordingHandler, send_body
 
 SHOP_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "explore" / "shop"
 PRODUCTS = {n: (name, 40 + 5 * n) for n, name in enumerate(
@@ -96,37 +95,22 @@ def page_for(path: str, query: dict[str, list[str]]) -> bytes | None:
     return None
 
 
-class _Handler(BaseHTTPRequestHandler):
-    requests: list[tuple[str, str]]
+class _Handler(RecordingHandler):
     delay: float
-
-    def log_message(self, format: str, *args: object) -> None:
-        return
-
-    _send = send_body
 
     def do_GET(self) -> None:
         self.requests.append(("GET", self.path))
         parts = urlsplit(self.path)
         if parts.path == "/robots.txt":
-            self._send(HTTPStatus.OK, "text/plain", _part("robots.txt").encode())
+            send_body(self, HTTPStatus.OK, "text/plain", _part("robots.txt").encode())
             return
         if parts.path.startswith(TRAPS):
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8",
-                       b"<!DOCTYPE html><title>Done</title><p>Done.</p>")
+            self.send_html(b"<!DOCTYPE html><title>Done</title><p>Done.</p>")
             return
         body = page_for(parts.path, parse_qs(parts.query))
         if self.delay and body is not None:
             time.sleep(self.delay)
-        if body is None:
-            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8",
-                       b"<!DOCTYPE html><title>Not found</title><p>No such page.</p>")
-        else:
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
-
-    def do_POST(self) -> None:
-        self.requests.append(("POST", self.path))
-        self._send(HTTPStatus.OK, "text/html; charset=utf-8", b"<!DOCTYPE html><p>Done.</p>")
+        self.send_html(body)
 
 
 class ShopSite(LoopbackServer):
