@@ -82,12 +82,15 @@ class LoopbackServer:
 
 
 def send_body(
-    handler: BaseHTTPRequestHandler, status: HTTPStatus, content_type: str, body: bytes
+    handler: BaseHTTPRequestHandler, status: HTTPStatus, content_type: str, body: bytes,
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> None:
-    """A whole response from a test server; a client that gave up first (a test of deadlines,
-    a killed daemon) is no error of the server's."""
+    """A whole response from a test server, with any other headers; a client that gave up
+    first (a test of deadlines, a killed daemon) is no error of the server's."""
     handler.send_response(status)
     handler.send_header("Content-Type", content_type)
+    for name, value in headers:
+        handler.send_header(name, value)
     handler.send_header("Content-Length", str(len(body)))
     handler.end_headers()
     try:

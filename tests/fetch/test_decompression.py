@@ -10,11 +10,13 @@ import sys
 import threading
 import zlib
 from collections.abc import Iterator
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from tests.fetch.test_http import fetch
+from tests.site import send_body
 from webshellfs.errors import FetchError
 from webshellfs.fetch import ERROR_BODY_BYTES, HttpStatusError, TooLargeError
 from webshellfs.fetch.decoding import BoundedDecoder, OverLimit
@@ -50,15 +52,8 @@ class _Packed(BaseHTTPRequestHandler):
             "/brotli": (200, "br", b"\x8b\x03\x80hello\x03"),
         }
         status, encoding, body = bodies[self.path]
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Encoding", encoding)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send_body(self, HTTPStatus(status), "text/html; charset=utf-8", body,
+                  (("Content-Encoding", encoding),))
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +111,7 @@ def test_the_decoder_passes_identity_and_refuses_stacked_encodings() -> None:
 _MEASURE = """
 import json, resource, sys, trio
 from tests.fetch.test_http import fetch
+from tests.site import send_body
 from webshellfs.fetch import TooLargeError
 def peak_kib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
