@@ -661,6 +661,24 @@ def test_a_link_of_a_page_its_tab_moved_on_from_is_followed_from_the_page_opened
     drive(body)
 
 
+def test_a_control_of_a_page_its_tab_moved_on_from_is_used_on_the_page_opened_again(
+    drive: Callable[[Body], None],
+) -> None:
+    # The page as its URL loads, left by a link: a control the new page lacks is used on the
+    # page opened again, as a person goes back to it; the tab that moved on keeps its page.
+    async def body(engine: Engine, live: LiveSite) -> None:
+        await ask(engine, f"open {live.url('/fixed.html')}")
+        await ask(engine, 'execute N0001 "Front page"')  # the tab moves on to N0002
+        lines = await ask(engine, 'execute N0001 "Start chat"')
+        assert lines[1] == (f"reopened: N0001 is in no tab now (its tab moved on to N0002); "
+                            "the tab shows N0001")
+        assert lines[2].startswith("→ unchanged"), lines
+        assert pages(engine) == ["N0001\t\topen\tactive\tTide tables",
+                                 "N0002\tN0001\tL0001\tlive\tLive fixture site"]
+
+    drive(body)
+
+
 def test_an_earlier_state_of_a_live_tab_is_acted_on_where_the_tab_is_now(
     drive: Callable[[Body], None],
 ) -> None:
@@ -683,7 +701,9 @@ def test_an_earlier_state_of_a_live_tab_is_acted_on_where_the_tab_is_now(
         assert lines[1].startswith(f"earlier: tab {tab} showed N0001 before and shows N0003 now")
         assert await ask(engine, "execute N0002 A0003", Outcome.FAILED) == [
             f"did not act: tab {tab} showed N0002 before and shows N0004 now, and N0004 has no "
-            "click control labelled 'Show tips' (see N0004/actions.tsv); nothing was done"
+            "click control labelled 'Show tips' (see N0004/actions.tsv); nothing was done "
+            f"(N0002 is a state an action made: `open {live.url('/draft.html')}` loads the page "
+            "afresh)"
         ]
         assert "first line" in read(engine, "N0004/actions.tsv")  # nothing typed was lost
         assert await ask(engine, "focus N0001", Outcome.FAILED) == [

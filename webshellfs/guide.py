@@ -36,9 +36,9 @@ At the root: _pages.tsv (every page), _search/Q0001.md (results), _log/R0001.md 
 
 ## Addresses
 
-N0001 is a page; an action makes a new state N0002; neither ever changes, and a control keeps
-its id in the states that follow. A0003 action, L0012 link, T01 table (`N0001/A0003`); a line is
-N0001/content/02-specs.md:14.
+N0001 is a page; an action makes a new state N0002; neither changes; both stay usable;
+a control keeps its id in the states that follow. A0003 action, L0012 link, T01 table
+(`N0001/A0003`); a line is N0001/content/02-specs.md:14.
 
 ## Commands used most
 
@@ -52,7 +52,7 @@ actions.tsv lists them, or by their labels (`q(text)`: q=shoes; "First name"=Ada
 its value or its label (`size(select: s=Small|l=Large)`: size=l or size=Large). Quote spaces
 (q="red shoes"); several choices join with | (ids="3|7"); a checkbox is unticked by name=off;
 fields left out keep what they hold. An action may lead to another step (a confirm page).
-Grep a big page's long files rather than cat them. A failed command fails the write (write
+Grep a big page's long files; do not cat them. A failed command fails the write (write
 error): `;` (not &&) before cat .ctl shows why.
 
 ## More
@@ -123,12 +123,12 @@ state's _state.md:
     → N0001: the same as an earlier state, reused
     → unchanged                        the page shows the same content
 
-Old pages and states stay readable; the tab now shows the result, and `@` names it. Acting on an
-earlier state of a live tab acts on the same control (kind and label) where the tab is now
-(`earlier: …` in the answer), never in a new tab, so nothing typed is lost (a link no longer
-there is followed from the page opened again); acting on a stored page reopens its URL and acts
-only if the control is still there. In a new state a control or link keeps its id; new ones get
-new ids.
+Old pages and states stay usable; the tab now shows the result, and `@` names it. Acting on an
+earlier page of a live tab acts on the same control (kind and label) where the tab is now
+(`earlier: …` in the answer), so nothing typed is lost; one no longer there is used on the page
+opened again (`reopened: …`), unless the earlier page is a state an action made; acting on a
+stored page reopens its URL and acts only if the control is still there. In a new state a
+control or link keeps its id; new ones get new ids.
 
 `focus N0001` recaptures a live tab; `close N0001` closes it (the page stays). JSON a page fetched
 while loading and files it downloaded are kept in resources/ (resources.tsv); lists of records

@@ -5,10 +5,11 @@ page whose tab was used last, `live` for the other open tabs and `stored` for th
 action the tab shows the resulting page: a new page when it navigated, a state when the same URL
 changed (`_state.md` holds the diff), an earlier state's address when the result is identical to
 it, and the same page when nothing changed. A page its tab has moved on from (an earlier state,
-a page the tab left) is never reopened behind the user's back: the command acts on what the tab
-shows now when the same control (kind and label) is there, else is refused with that page's
-address. A page without a tab is reopened from its URL, and the control is confirmed (same kind
-and label) before anything is done.
+a page the tab left): the command acts on what the tab shows now when the same control (kind and
+label) is there; else a page as its URL loads is opened again in a new tab, as a person goes
+back to it, and a state an action made is refused (a fresh copy lacks what was done on it). A
+page without a tab is reopened from its URL, and the control is confirmed (same kind and label)
+before anything is done.
 """
 
 from __future__ import annotations
@@ -452,7 +453,7 @@ class LiveTabs:
         tab = await self._tab_for(record.page_id)
         shows_now = self._shown_instead(record.page_id) if tab is None else None
         if shows_now is not None:
-            moved = await self._moved_on(record, shows_now, command, action, lines)
+            moved = await self._moved_on(record, meta, shows_now, command, action, lines)
             if moved is not None:
                 tab, record, meta, command, action, values = moved
         act = functools.partial(self._act_in, record=record, meta=meta, command=command,
@@ -527,28 +528,29 @@ class LiveTabs:
         return next((p for p, t in self._tab_of.items() if t == tab), None) if tab else None
 
     async def _moved_on(
-        self, record: PageRecord, current: str, command: ctl.Execute, action: dict[str, Any],
-        lines: list[str],
+        self, record: PageRecord, record_meta: Mapping[str, Any], current: str,
+        command: ctl.Execute, action: dict[str, Any], lines: list[str],
     ) -> tuple[str, PageRecord, dict[str, Any], ctl.Execute, dict[str, Any], dict[str, str]
                ] | None:
         """A page whose tab shows another one now (current: a later state, a page it led
         to): the command goes to the same control (kind and label) there, named in the
-        answer, so nothing typed into the tab is lost to a reopened copy; without one it is
-        refused with that page's address, nothing done. A link not there is followed from the
-        page opened again (None), as a person goes back to a list to take its next item: the
-        tab that moved on keeps what it shows."""
+        answer, so nothing typed into the tab is lost to a reopened copy. Without one, a page
+        as its URL loads (not a state an action made) is opened again to act on (None), as a
+        person goes back to it: the tab that moved on keeps what it shows. A state an action
+        made is not: its copy would lack what was done on it, so the command is refused."""
         page, tab = record.page_id, self._tab_of[current]
         now = await trio.to_thread.run_sync(self.store.page, current)
         meta = await trio.to_thread.run_sync(self.store.page_meta, current)
         moved = f"tab {tab} showed {page} before and shows {current} now"
         object_id = _same_control(command.object_id, action, meta) if command.object_id else ""
-        if object_id is None and command.object_id.startswith("L"):
-            return None
         if now is None or object_id is None:
+            if not record_meta.get("state_of") or command.object_id.startswith("L"):
+                return None
             raise Answer(
                 Outcome.FAILED,
                 f"did not act: {moved}, and {current} has no {action.get('kind')} control "
-                f"labelled {action.get('label')!r} (see {current}/actions.tsv); nothing was done",
+                f"labelled {action.get('label')!r} (see {current}/actions.tsv); nothing was done "
+                f"({page} is a state an action made: `open {record.url}` loads the page afresh)",
             )
         command = dataclasses.replace(command, page=current, object_id=object_id)
         action, values = _action_of(command, meta, current)
