@@ -106,3 +106,18 @@ def test_a_short_page_is_shown_whole_with_its_few_actions_and_their_inputs() -> 
     assert any(line.startswith('  A0001 form "Go" q(text) year(select: 2009|2019')
                for line in outline), outline
     assert outline[-1] == "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv"
+
+
+def test_a_page_outline_names_the_links_its_navigation_shows() -> None:
+    from webshellfs.compiler import compile_page
+    from webshellfs.contract.layout import render_page
+    from webshellfs.engine.effect import page_outline
+
+    # The way on to the rest of the site: the nav's links, those of a closed menu left out.
+    html = (b"<nav><a href=/>Home</a> <a href=/products.html>Products</a>"
+            b"<button aria-expanded=false aria-controls=more>More</button>"
+            b"<ul id=more hidden><li><a href=/press.html>Press</a></ul></nav>"
+            b"<main><h1>Trail Shop</h1><p>Shoes and jackets for the trail.</p></main>")
+    page = compile_page(html, "https://e.test/")
+    outline = page_outline("N0001", page, render_page(page, "N0001")["_map.md"])
+    assert "nav: Home [L0001] · Products [L0002] (boilerplate/nav.md)" in outline, outline

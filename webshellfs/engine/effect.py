@@ -24,6 +24,7 @@ from webshellfs.contract.layout import (
     clean_field,
     format_choice,
     format_field,
+    hidden_links,
     map_outline,
     section_files,
 )
@@ -43,6 +44,8 @@ TOP_LINES = 12
 MESSAGES_SHOWN = 3
 # A page whose main text is this short is shown whole in the answer, not outlined.
 SHORT_PAGE_LINES = 16
+NAV_LINKS_SHOWN = 10  # of a page's navigation in its answer: the way on to the rest of the site
+NAV_LINK_CHARS = 40
 SHORT_PAGE_CHARS = 1200
 
 # The files whose lines a person reads: their changes are the effect. actions.tsv is told as
@@ -179,15 +182,35 @@ def _action_line(action: Action) -> str:
     return "  " + clean_field(f'{action.id} {kind} "{label}" {inputs}'.rstrip())
 
 
+def _nav_line(page: CompiledPage) -> list[str]:
+    """`nav: Home [L0001] · Products [L0002] … (boilerplate/nav.md)`: the links the page's
+    first navigation shows (those of a closed menu left out), the way on to the rest of the
+    site, which its content rarely gives."""
+    hidden = hidden_links(page)
+    for index, (path, section) in enumerate(zip(section_files(page), page.sections)):
+        if section.kind != "boilerplate" or section.name != "nav":
+            continue
+        shown = [link for link in page.links
+                 if link.section == index and link.id not in hidden and link.text.strip()]
+        if not shown:
+            continue
+        words = " · ".join(f"{_shown(link.text)[:NAV_LINK_CHARS]} [{link.id}]"
+                           for link in shown[:NAV_LINKS_SHOWN])
+        more = f" … {len(shown) - NAV_LINKS_SHOWN} more" if len(shown) > NAV_LINKS_SHOWN else ""
+        return [clean_field(f"nav: {words}{more} ({path})")]
+    return []
+
+
 def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
     """What an answer shows of a page it stored: its sections and tables (from its _map.md),
-    its actions with their inputs when they are few (else its forms), how many links, actions
+    its navigation's links, its actions with their inputs when they are few (else its forms), how many links, actions
     and facts it has, and what to do next: often enough to act without reading more."""
     text = _short_text(page)
     if text:
         lines = text + map_outline(map_md, parts=("## tables/",))
     else:
         lines = [f"says: {line}" for line in _top_messages(page)] + map_outline(map_md)
+    lines += _nav_line(page)
     few = len(page.actions) <= ACTIONS_SHOWN
     listed = page.actions if few else [a for a in page.actions if a.kind == "submit"]
     if listed:
