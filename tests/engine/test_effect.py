@@ -119,5 +119,5 @@ def test_a_page_outline_names_the_links_its_navigation_shows() -> None:
             b"<ul id=more hidden><li><a href=/press.html>Press</a></ul></nav>"
             b"<main><h1>Trail Shop</h1><p>Shoes and jackets for the trail.</p></main>")
     page = compile_page(html, "https://e.test/")
-    outline = page_outline("N0001", page, render_page(page, "N0001")["_map.md"])
+    outline = page_outline("N0001", page, render_page(page, "N0001")["_map.md"], navigation=True)
     assert "nav: Home [L0001] · Products [L0002] (boilerplate/nav.md)" in outline, outline

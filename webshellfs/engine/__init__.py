@@ -158,7 +158,7 @@ def _open_summary(
     lines = [f"{page_id}  {clean_field(page.title) or '(untitled)'}", f"url: {record.url}"]
     if capture.requested_url != capture.url:
         lines.append(f"asked for: {capture.requested_url}")
-    lines += page_outline(page_id, page, map_md)
+    lines += page_outline(page_id, page, map_md, navigation=True)
     return "\n".join(lines) + "\n"
 
 

@@ -201,16 +201,20 @@ def _nav_line(page: CompiledPage) -> list[str]:
     return []
 
 
-def page_outline(page_id: str, page: CompiledPage, map_md: bytes) -> list[str]:
+def page_outline(
+    page_id: str, page: CompiledPage, map_md: bytes, navigation: bool = False
+) -> list[str]:
     """What an answer shows of a page it stored: its sections and tables (from its _map.md),
-    its navigation's links, its actions with their inputs when they are few (else its forms), how many links, actions
+    with navigation its navigation's links (open's answer: the pages a link leads to on from
+    there share them, and would repeat them), its actions with their inputs when they are few (else its forms), how many links, actions
     and facts it has, and what to do next: often enough to act without reading more."""
     text = _short_text(page)
     if text:
         lines = text + map_outline(map_md, parts=("## tables/",))
     else:
         lines = [f"says: {line}" for line in _top_messages(page)] + map_outline(map_md)
-    lines += _nav_line(page)
+    if navigation:
+        lines += _nav_line(page)
     few = len(page.actions) <= ACTIONS_SHOWN
     listed = page.actions if few else [a for a in page.actions if a.kind == "submit"]
     if listed:
