@@ -64,7 +64,7 @@ def test_open_stores_a_page_that_entries_listdir_and_read_show(tmp_path: Path, s
         assert response.request_id == "R0001"
         lines = response.text.splitlines()
         assert lines[:3] == [f"R0001 ok: open {url}", "N0001  Souvenir Shop", f"url: {url}"]
-        assert lines[-1] == "next: grep -rn WORD N0001/content/   or cat N0001/actions.tsv"
+        assert lines[-1] == "all of N0001/content/ is above"
         assert engine.response("s1") == response.text.encode()
 
         assert [e.name for e in engine.listdir("")] == [

@@ -106,7 +106,7 @@ def test_open_makes_the_page_active_and_the_one_before_live(drive: Callable[[Bod
             '  A0002 checkbox "Gift wrap" gift(checkbox: on=Gift wrap)',
             '  A0003 button "Add to cart"',
             "0 links · 3 actions · 2 facts",
-            "next: grep -rn WORD N0001/content/   or cat N0001/actions.tsv",
+            "all of N0001/content/ is above",
             lines[-1],
         ]
         assert lines[-1].startswith("live in tab t") and lines[-1].endswith(" (status active)")
@@ -223,7 +223,7 @@ def test_searching_the_archive_finds_an_old_article(drive: Callable[[Body], None
             "  2. Lighthouse, part 2 [L0002]",
             "  3. Lighthouse, part 3 [L0003]",
             "3 links · 0 actions · 2 facts",
-            "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
+            "all of N0002/content/ is above",
         ]
         text = read(engine, "N0002/content/01-results-for-lighthouse.md").splitlines()
         assert "3 articles from 2009." in text
@@ -403,7 +403,7 @@ def test_a_link_is_followed_in_the_same_tab(drive: Callable[[Body], None]) -> No
             '  A0002 checkbox "Gift wrap" gift(checkbox: on=Gift wrap)',
             '  A0003 button "Add to cart"',
             "0 links · 3 actions · 2 facts",
-            "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
+            "all of N0002/content/ is above",
         ]
         assert pages(engine) == [
             "N0001\t\topen\tstored\tLive fixture site",

@@ -105,7 +105,7 @@ def test_a_short_page_is_shown_whole_with_its_few_actions_and_their_inputs() -> 
     assert "actions:" in outline
     assert any(line.startswith('  A0001 form "Go" q(text) year(select: 2009|2019')
                for line in outline), outline
-    assert outline[-1] == "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv"
+    assert outline[-1] == "all of N0002/content/ is above"
 
 
 def test_a_page_outline_names_the_links_its_navigation_shows() -> None:

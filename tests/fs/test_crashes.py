@@ -244,7 +244,7 @@ def test_a_browser_killed_mid_execute_fails_that_command_and_the_next_open_works
     lines = result.stdout.splitlines()
     assert lines[1:3] == ["N0002  Slow page", f"url: {generated.url('/slow?delay=0')}"]
     assert lines[-3:] == [
-        "next: grep -rn WORD N0002/content/   or cat N0002/actions.tsv",
+        "all of N0002/content/ is above",
         "live in tab t2 (status active)",
         "note: the browser had stopped and was started again",
     ]

@@ -225,5 +225,9 @@ def page_outline(
             lines.append(f"  … {more} more: grep submit {page_id}/actions.tsv")
     counts = ((len(page.links), "link"), (len(page.actions), "action"), (len(page.facts), "fact"))
     lines.append(" · ".join(_plural(n, noun) for n, noun in counts))
-    lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")
+    if text:  # nothing of the main text is left to look for
+        rest = "" if few else f"; every action: cat {page_id}/actions.tsv"
+        lines.append(f"all of {page_id}/content/ is above{rest}")
+    else:
+        lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")
     return lines
