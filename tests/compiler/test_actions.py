@@ -384,6 +384,17 @@ def test_a_native_buttons_states_stand_in_its_mention() -> None:
     assert [a.context for a in actions] == ["collapsed", "pressed", "disabled"]
 
 
+def test_a_sort_button_in_a_column_header_says_which_way_the_column_is_sorted() -> None:
+    # aria-sort sits on the header cell; the button a person presses is inside it.
+    _, actions = offered(
+        '<table><thead><tr><th aria-sort="descending"><button>Score<span></span></button></th>'
+        '<th aria-sort="none"><button>Name</button></th><th><button>Age</button></th></tr>'
+        '</thead><tbody><tr><td>9</td><td>Ada</td><td>36</td></tr></tbody></table>'
+    )
+    assert [(a.label, a.context) for a in actions] == [
+        ("Score", "sorted descending"), ("Name", ""), ("Age", "")]
+
+
 def test_a_link_that_opens_a_panel_in_the_page_is_an_action_with_its_state() -> None:
     """An accordion's header (Bootstrap's `<a href="#collapseTwo" aria-expanded>`) says whether
     its panel is open; an ordinary link into the page stays a link."""

@@ -43,6 +43,34 @@ def test_a_control_a_changed_line_shows_is_not_told_twice() -> None:
     ]
 
 
+def test_a_control_whose_state_changed_out_of_sight_is_told_with_its_state() -> None:
+    # Sort buttons in a table's header: the table's rows moved, and the buttons' states (no
+    # line of text shows them) say which way it is sorted now.
+    row = "A000{}\tclick\t{}\t{}\t\ttables/T01.tsv\n"
+    before = {"actions.tsv": (ACTIONS + row.format(1, "Name", "sorted ascending")
+                              + row.format(2, "Score", "")).encode()}
+    after = {"actions.tsv": (ACTIONS + row.format(1, "Name", "")
+                             + row.format(2, "Score", "sorted descending")).encode()}
+    diff = FileDiff(changed=("actions.tsv",))
+    assert effect_lines(diff, before.get, after.get) == [
+        '~ control A0001 click "Name": no state (was: sorted ascending)',
+        '~ control A0002 click "Score": sorted descending (was: no state)',
+    ]
+
+
+def test_many_controls_that_came_in_one_file_are_told_on_one_line() -> None:
+    # A calendar's days: cells of a table, so no changed line mentions them.
+    day = "A00{:02d}\tclick\t{}\ton: press\t\tboilerplate/popup.md\n"
+    after = {"actions.tsv": (ACTIONS + "".join(day.format(n + 10, n) for n in range(1, 32))
+                             + "A0050\tclick\tOK\t\t\tcontent/01-date.md\n").encode()}
+    diff = FileDiff(changed=("actions.tsv",))
+    assert effect_lines(diff, {"actions.tsv": ACTIONS.encode()}.get, after.get) == [
+        '+ 31 controls in boilerplate/popup.md, A0011…A0041: "1", "2", "3", "4", "5", "6", '
+        '… "31" (each in actions.tsv)',
+        '+ control A0050 click "OK"',
+    ]
+
+
 def test_new_files_and_table_rows_are_told_and_hidden_text_is_not() -> None:
     after = {
         "boilerplate/popup.md": b"# popup\nSaved!\n",

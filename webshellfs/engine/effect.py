@@ -39,13 +39,17 @@ STATE_LINES = 400  # _state.md's list; past it the files themselves tell the res
 FORMS_SHOWN = 4
 ACTIONS_SHOWN = 8  # a page with this many actions or fewer lists them all in its answer
 CHOICES_SHOWN = 4  # of a field's choices in that list; actions.tsv has them all
+# Controls that came in one file are told one by one up to this many; more (a calendar's days)
+# on one line with the first few labels.
+CONTROLS_APART = 4
+GROUPED_LABELS = 6
 # Where a longer page's answer looks for the lines that say what an action did.
 TOP_LINES = 12
 MESSAGES_SHOWN = 3
 # A page whose main text is this short is shown whole in the answer, not outlined.
 SHORT_PAGE_LINES = 16
 NAV_LINKS_SHOWN = 10  # of a page's navigation in its answer: the way on to the rest of the site
-NAV_LINK_CHARS = 40
+SHORT_LABEL_CHARS = 40  # of a label in a line that lists several
 SHORT_PAGE_CHARS = 1200
 
 # The files whose lines a person reads: their changes are the effect. actions.tsv is told as
@@ -86,12 +90,23 @@ def _text_changes(path: str, before: list[str], after: list[str]) -> list[str]:
     return out
 
 
-def _controls(data: bytes | None) -> dict[str, str]:
-    """actions.tsv → id → `A0004 checkbox "buy milk"`."""
+def _rows(data: bytes | None) -> list[list[str]]:
+    """actions.tsv's rows under its header."""
     rows = csv.reader(io.StringIO(data.decode("utf-8", "replace") if data else ""),
                       delimiter="\t", quoting=csv.QUOTE_NONE)
     next(rows, None)
-    return {row[0]: f'{row[0]} {row[1]} "{_shown(row[2])}"' for row in rows if len(row) >= 3}
+    return [row for row in rows if len(row) >= 3]
+
+
+def _controls(data: bytes | None) -> dict[str, str]:
+    """actions.tsv → id → `A0004 checkbox "buy milk"`."""
+    return {row[0]: f'{row[0]} {row[1]} "{_shown(row[2])}"' for row in _rows(data)}
+
+
+def _states(data: bytes | None) -> dict[str, str]:
+    """actions.tsv → id → its context column (`checked`, `sorted descending, on: hover`); a
+    form's (its method and URL) is not a state."""
+    return {row[0]: row[3] if len(row) > 3 else "" for row in _rows(data) if row[1] != "submit"}
 
 
 def _is_message(line: str) -> bool:
@@ -104,11 +119,32 @@ def _mentioned(control: str, lines: list[str]) -> bool:
     return any(mention in line for line in lines)
 
 
+def _came(was: dict[str, str], rows: list[list[str]], changes: list[str]) -> list[str]:
+    """`+ control A0007 button "Undo"` for each control that came where no changed line shows
+    it; more than CONTROLS_APART in one file (a calendar's days, in a table) as one line:
+    `+ 33 controls in boilerplate/popup.md, A0012…A0044: "1", "2", … "31"`."""
+    by_file: dict[str, list[list[str]]] = {}
+    for row in rows:
+        if row[0] not in was and not _mentioned(row[0], changes):
+            by_file.setdefault(row[5] if len(row) > 5 else "", []).append(row)
+    lines: list[str] = []
+    for path, came in by_file.items():
+        if len(came) <= CONTROLS_APART:
+            lines += [f'+ control {row[0]} {row[1]} "{_shown(row[2])}"' for row in came]
+            continue
+        labels = [f'"{_shown(row[2])[:SHORT_LABEL_CHARS]}"' for row in came[:GROUPED_LABELS]]
+        if len(came) > GROUPED_LABELS:
+            labels.append(f'… "{_shown(came[-1][2])[:SHORT_LABEL_CHARS]}"')
+        lines.append(f"+ {len(came)} controls in {path or 'the page'}, {came[0][0]}…"
+                     f"{came[-1][0]}: {', '.join(labels)} (each in actions.tsv)")
+    return lines
+
+
 def effect_lines(diff: FileDiff, before: Read, after: Read) -> list[str]:
     """Every line of what changed from one state to the next, most telling first: added lines
     that read as messages, then the changed lines as a diff reads, then the controls that came
-    or went and no changed line shows. before/after read a file of each state by its path
-    (None where it has none)."""
+    or went or changed state and no changed line shows. before/after read a file of each state
+    by its path (None where it has none)."""
     changes: list[str] = []
     for path in (*diff.changed, *diff.added, *diff.removed):
         if path != HIDDEN_FILE and _READ_AS_TEXT.fullmatch(path):
@@ -117,8 +153,14 @@ def effect_lines(diff: FileDiff, before: Read, after: Read) -> list[str]:
     out += [line for line in changes if not _is_message(line)]
     if "actions.tsv" in diff.changed:
         was, now = _controls(before("actions.tsv")), _controls(after("actions.tsv"))
-        out += [f"+ control {now[i]}" for i in now if i not in was and not _mentioned(i, changes)]
+        out += _came(was, _rows(after("actions.tsv")), changes)
         out += [f"- control {was[i]}" for i in was if i not in now and not _mentioned(i, changes)]
+        # A control whose state changed where no changed line shows it (a sort button in a
+        # table's header): the state is what the action did to it.
+        had, has = _states(before("actions.tsv")), _states(after("actions.tsv"))
+        out += [f"~ control {now[i]}: {has[i] or 'no state'} (was: {had[i] or 'no state'})"
+                for i in now if i in had and i in has and had[i] != has[i]
+                and not _mentioned(i, changes)]
     return out[:STATE_LINES]
 
 
@@ -194,7 +236,7 @@ def _nav_line(page: CompiledPage) -> list[str]:
                  if link.section == index and link.id not in hidden and link.text.strip()]
         if not shown:
             continue
-        words = " · ".join(f"{_shown(link.text)[:NAV_LINK_CHARS]} [{link.id}]"
+        words = " · ".join(f"{_shown(link.text)[:SHORT_LABEL_CHARS]} [{link.id}]"
                            for link in shown[:NAV_LINKS_SHOWN])
         more = f" … {len(shown) - NAV_LINKS_SHOWN} more" if len(shown) > NAV_LINKS_SHOWN else ""
         return [clean_field(f"nav: {words}{more} ({path})")]

@@ -283,9 +283,26 @@ def states_of(element: HtmlElement) -> str:
     return ", ".join(declared_states(element) + [w for w in [gestures_context(element)] if w])
 
 
+# A column header's aria-sort, as a control in it (a sort button) or the header itself tells it.
+SORT_STATES = {"ascending": "sorted ascending", "descending": "sorted descending"}
+HEADER_CELL_ROLES = frozenset({"columnheader", "rowheader"})
+# How far up a control may sit in the header cell that holds its sort (a span in a button).
+SORT_CELL_LEVELS = 3
+
+
+def _sort_state(element: HtmlElement) -> str:
+    """`sorted descending` for a header cell the page says is sorted, or a control inside one."""
+    for level, node in enumerate((element, *element.iterancestors())):
+        if node.tag == "th" or role_of(node) in HEADER_CELL_ROLES:
+            return SORT_STATES.get((node.get("aria-sort") or "").strip(), "")
+        if level >= SORT_CELL_LEVELS or node.tag in ("td", "tr", "table"):
+            return ""
+    return ""
+
+
 def declared_states(element: HtmlElement) -> list[str]:
-    """checked, selected, expanded, pressed, current, disabled: as the page declares them, for
-    actions.tsv and the control's mention."""
+    """checked, selected, expanded, pressed, current, sorted, disabled: as the page declares
+    them, for actions.tsv and the control's mention."""
     states: list[str] = []
     if element.get("checked") is not None or element.get("aria-checked") == "true":
         states.append("checked")
@@ -300,6 +317,9 @@ def declared_states(element: HtmlElement) -> list[str]:
         states.append("pressed")
     if element.get("aria-current") not in (None, "", "false"):
         states.append("current")
+    sort = _sort_state(element)
+    if sort:
+        states.append(sort)
     if element.get("disabled") is not None or element.get("aria-disabled") == "true":
         states.append("disabled")
     return states
