@@ -624,7 +624,7 @@ def test_boxes_sharing_a_name_are_all_set_or_the_answer_names_those_that_are_not
         lines = await ask(engine, "execute N0003 A0001 ids=102|104 action=hold", Outcome.FAILED)
         assert lines == [
             'executed A0001 form "Orders" with ids=102|104 action=hold on N0003',
-            "not as asked: ids: asked 102|104; not ticked: 104",
+            "not as asked: ids: asked 102|104; not ticked: Select order 104",
             "not submitted: the form holds what N0004 shows; set the fields again or submit it "
             "as it is",
             "→ N0004 new state of N0003: 2 changed, 0 added, 0 removed (see N0004/_state.md)",
@@ -638,6 +638,10 @@ def test_boxes_sharing_a_name_are_all_set_or_the_answer_names_those_that_are_not
             "no choice '999' for ids; choices: 101=Select order 101 | 102=Select order 102 | "
             "103=Select order 103 | 104=Select order 104 (off unticks them all)"
         ]
+        # A box is named by its label as well, as the page gives it (aria-label here).
+        lines = await ask(engine, 'fill N0004 A0001 ids="Select order 101|Select order 103"')
+        assert lines[1].startswith("→ N0005 new state of N0004"), lines
+        assert "2 of 4 selected" in read(engine, "N0005/content/01-orders.md").splitlines()
 
     drive(body)
 

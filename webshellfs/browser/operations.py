@@ -717,7 +717,13 @@ _BOXES = """
       window.__wsfsNext = next + 1;
       box.setAttribute('__LOCATOR__', 'w' + next);
     }
-    const label = box.labels && box.labels.length ? box.labels[0].textContent : '';
+    // Its name as the compiled page gives it: aria-labelledby, aria-label, a <label>, title.
+    const byIds = (box.getAttribute('aria-labelledby') || '').split(/\s+/)
+      .map((id) => id && box.ownerDocument.getElementById(id)).filter(Boolean)
+      .map((e) => e.textContent).join(' ');
+    const label = norm(byIds) || norm(box.getAttribute('aria-label'))
+      || (box.labels && box.labels.length ? box.labels[0].textContent : '')
+      || box.getAttribute('title') || '';
     return { id: box.getAttribute('__LOCATOR__'), value: box.value, label: norm(label),
              inside: !!first.form && first.form.contains(box) && box.hasAttribute('value') };
   });
