@@ -22,7 +22,7 @@ by fixed rules. Read with ls, cat, grep; act by writing one command to .ctl, the
 
     echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001, its outline
     echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # web search; a page per result
-    grep -rn 'price' @/content/        # @ = the page your last command named
+    grep -rn 'price' @/content/ @/tables/  # @ = the page your last command named
     cat @/_map.md                      # its table of contents, if the outline is not enough
     echo 'execute @ A0003 q=shoes' > .ctl; cat .ctl         # act; the answer shows what changed
 
@@ -38,7 +38,7 @@ At the root: _pages.tsv (every page), _search/Q0001.md (results), _log/R0001.md 
 
 N0001 is a page; an action makes a new state N0002; neither changes; both stay usable;
 a control keeps its id in the states that follow. A0003 action, L0012 link, T01 table
-(`N0001/A0003`); a line is N0001/content/02-specs.md:14.
+(`N0001/A0003`); a line: N0001/content/02-specs.md:14.
 
 ## Commands used most
 

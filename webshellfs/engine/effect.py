@@ -248,8 +248,9 @@ def page_outline(
 ) -> list[str]:
     """What an answer shows of a page it stored: its sections and tables (from its _map.md),
     with navigation its navigation's links (open's answer: the pages a link leads to on from
-    there share them, and would repeat them), its actions with their inputs when they are few (else its forms), how many links, actions
-    and facts it has, and what to do next: often enough to act without reading more."""
+    there share them, and would repeat them), its actions with their inputs when they are few
+    (else its forms), how many links, actions and facts it has, and what to do next (a grep of
+    its text and tables): often enough to act without reading more."""
     text = _short_text(page)
     if text:
         lines = text + map_outline(map_md, parts=("## tables/",))
@@ -271,5 +272,6 @@ def page_outline(
         rest = "" if few else f"; every action: cat {page_id}/actions.tsv"
         lines.append(f"all of {page_id}/content/ is above{rest}")
     else:
-        lines.append(f"next: grep -rn WORD {page_id}/content/   or cat {page_id}/actions.tsv")
+        where = f"{page_id}/content/" + (f" {page_id}/tables/" if page.tables else "")
+        lines.append(f"next: grep -rn WORD {where}   or cat {page_id}/actions.tsv")
     return lines
