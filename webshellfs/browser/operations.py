@@ -718,7 +718,7 @@ _BOXES = """
       box.setAttribute('__LOCATOR__', 'w' + next);
     }
     // Its name as the compiled page gives it: aria-labelledby, aria-label, a <label>, title.
-    const byIds = (box.getAttribute('aria-labelledby') || '').split(/\s+/)
+    const byIds = (box.getAttribute('aria-labelledby') || '').split(/\\s+/)
       .map((id) => id && box.ownerDocument.getElementById(id)).filter(Boolean)
       .map((e) => e.textContent).join(' ');
     const label = norm(byIds) || norm(box.getAttribute('aria-label'))
