@@ -63,8 +63,9 @@ def test_search_and_choose_live(tmp_path: Path, browser: Browser, shop: ShopSite
         assert lines[:3] == [
             f"search box of {site}: N0001 A0002 form \"Search\" "
             f"(from _sites/{site.replace(':', '-')}/map.md)",
-            "searched with A0002 form \"Search\" on N0001: q='rain jacket'",
             # typed first (a state of N0001 holding the words), then submitted there
+            "searched with A0002 form \"Search\" on N0001: typed q='rain jacket' → N0008, "
+            "then submitted there",
             "executed A0002 form \"Search\" with q=rain jacket on N0008",
         ]
         assert any(line.endswith("new page: Search results") for line in lines), lines
@@ -85,7 +86,8 @@ def test_search_and_choose_live(tmp_path: Path, browser: Browser, shop: ShopSite
         typed = await ask(engine, f"search {finder} rain")
         assert typed[0] == f"{finder} is in no tab now: its URL opened again"
         again = typed[1].split()[0]
-        assert f"searched with A0001 form \"Go\" on {again}: q='rain'" in typed
+        assert any(line.startswith(f"searched with A0001 form \"Go\" on {again}: typed "
+                                   "q='rain' → N") for line in typed), typed
         assert any(line.endswith("new page: Search results") for line in typed), typed
         menus = (await ask(engine, f"open {shop.url('/menus.html')}"))[0].split()[0]
         nested = await ask(engine, f'choose {menus} Shop "Shoes > Gaiters"')

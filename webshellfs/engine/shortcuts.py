@@ -115,10 +115,11 @@ async def _type_and_go(engine: Engine, page: PageId, found: Found, words: str) -
                 else ctl.Execute(state, pick.object_id, gesture="click"))
         return line + "\n" + await engine.command_execute(take)
     if found.field:
-        line = f"searched with {title} on {page}: {found.field}={words!r}"
+        line = (f"searched with {title} on {page}: typed {found.field}={words!r} → {state}, "
+                "then submitted there")
         go = ctl.Execute(state, found.object_id, ((found.field, words),))
     else:
-        line = f"searched with {title} on {page}: typed {words!r}, then Enter"
+        line = f"searched with {title} on {page}: typed {words!r} → {state}, then Enter there"
         go = ctl.Execute(state, found.object_id, gesture="press", keys=("Enter",))
     return line + "\n" + await engine.command_execute(go)
 
