@@ -237,7 +237,7 @@ of an explored site says so.
 
 Menus are opened as a person opens them: buttons are clicked, and the top navigation's items
 are hovered, so dropdowns and mega menus that show only under the pointer are read too
-(`hover A0002 hover target "Products"` in behaviors.tsv), and the pages only they link to
+(`hover A0002 "Products"` in behaviors.tsv), and the pages only they link to
 are walked.
 
     search N0001 rain jacket        # type into the page's (or the site's) search box, submit

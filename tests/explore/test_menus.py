@@ -91,14 +91,14 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
         behaviors = {row[2]: (row[1], row[3]) for row in rows(engine, f"{site}/behaviors.tsv")}
         # The live page showed each hover menu's item answering to the pointer (a stylesheet's
         # :hover, a mouseenter listener): each is a hover target, pointed at by its id.
-        assert behaviors['hover A0001 hover target "Guides"'] == (
+        assert behaviors['hover A0001 "Guides"'] == (
             "nav", "opens menu: Reading maps, Knots, Weather")
-        assert behaviors['hover A0002 hover target "Products"'] == (
+        assert behaviors['hover A0002 "Products"'] == (
             "nav", "opens menu: Footwear: Trail shoes, Boots, Sandals · Clothing: Rain jacket, "
             "Fleece · Gear: Tent, Stove, Head torch")
-        assert behaviors['hover A0003 hover target "Company"'] == (
+        assert behaviors['hover A0003 "Company"'] == (
             "nav", "opens menu: About us, Jobs, Log out")
-        assert behaviors['hover A0003 hover target "Company" > A0007 hover target "About us"'] == (
+        assert behaviors['hover A0003 "Company" > A0007 "About us"'] == (
             "nav", "opens menu: Our team, History")
         assert behaviors['A0004 button "Brands"'] == (
             "nav", "opens menu: Our own: Ridge, Tarn · Partners: Fellwear, Cairn")
@@ -106,7 +106,7 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
             "nav", "opens menu: Profile, Settings, Log out")
         # A control the live page saw answer to hover, in the home page's text: tried for its
         # template.
-        assert behaviors['hover A0006 hover target "Opening hours"'] == (
+        assert behaviors['hover A0006 "Opening hours"'] == (
             "T01", "shows: Summer, Winter")
         # The "Log out" button in Company's menu is listed, never pointed at nor pressed.
         assert not any("Log out" in control for control in behaviors if "hover" in control)
@@ -114,16 +114,16 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
         assert not any("Home" in control for control in behaviors)
         # map.md lists what each menu holds, a mega menu by its columns; menus.tsv all of it.
         site_map = read(engine, f"{site}/map.md")
-        assert ('- N0001 hover A0002 hover target "Products" [nav]: opens menu: Footwear: Trail '
+        assert ('- N0001 hover A0002 "Products" [nav]: opens menu: Footwear: Trail '
                 "shoes, "
                 "Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: Tent, Stove, Head torch"
                 ) in site_map
         assert len(site_map.encode()) < 4000
         items = {(row[1], row[2], row[3]): urlsplit(row[4]).path
                  for row in rows(engine, f"{site}/menus.tsv")}
-        assert items[('hover A0002 hover target "Products"', "Gear", "Head torch")] == (
+        assert items[('hover A0002 "Products"', "Gear", "Head torch")] == (
             "/p/head-torch.html")
-        assert items[('hover A0003 hover target "Company" > A0007 hover target "About us"', "",
+        assert items[('hover A0003 "Company" > A0007 "About us"', "",
                       "Our team")] == "/team.html"
         assert items[('A0005 button "Account"', "", "Settings")] == "/settings.html"
         # Links only a menu showed were followed like any.
@@ -132,7 +132,7 @@ def test_every_kind_of_menu_explored_live(tmp_path: Path, browser: Browser, menu
         paths = {urlsplit(row[0]).path: row[2] for row in rows(engine, f"{site}/paths.tsv")}
         # A link a closed menu holds is found with the page, what opens the menu before it
         # (the outermost: menus.tsv has each step of a nested one, which choose follows).
-        assert re.fullmatch(r'open .*/index\.html > hover A0003 hover target "Company" > '
+        assert re.fullmatch(r'open .*/index\.html > hover A0003 "Company" > '
                             r'"Our team" \[L\d{4} on N0001\]', paths["/team.html"])
         # Restored by the pointer leaving or by Escape, never reloaded: each page was loaded
         # once, and the start page once more for its first try (its load's tab is closed).
@@ -149,7 +149,7 @@ def test_choose_with_the_map(tmp_path: Path, browser: Browser, menus: MenuSite) 
         await ask(engine, f"explore {menus.url('/index.html')} --depth 0")
         await ask(engine, f"open {menus.url('/jobs.html')}")
         mega = await ask(engine, 'choose @ Products "Trail shoes"')
-        assert mega[0] == ('the map says hover hover target "Products" opens menu: Footwear: '
+        assert mega[0] == ('the map says hover "Products" opens menu: Footwear: '
                            "Trail shoes, Boots, Sandals · Clothing: Rain jacket, Fleece · Gear: "
                            "Tent, Stove, Head torch (explored on N0001)")
         assert re.fullmatch(r'pointed at A0002 hover target "Products" on N\d{4} → N\d{4}',
@@ -159,7 +159,7 @@ def test_choose_with_the_map(tmp_path: Path, browser: Browser, menus: MenuSite) 
         # The map knows Our team is in About us's submenu: pointed at on the way.
         nested = await ask(engine, 'choose @ Company "Our team"')
         assert nested[0].startswith(
-            'the map says hover hover target "Company" opens menu: About us, Jobs')
+            'the map says hover "Company" opens menu: About us, Jobs')
         assert re.fullmatch(r'pointed at A0003 hover target "Company" on N\d{4} → N\d{4}',
                             nested[1])
         assert re.fullmatch(r'pointed at A\d{4} hover target "About us" on N\d{4} → N\d{4}',

@@ -51,17 +51,21 @@ HOVER_CONTROL = "hover target"
 
 
 def hidden_links(page: CompiledPage) -> dict[str, str]:
-    """For each link in a closed menu or panel, the gesture that opens it: `hover A0003 hover
-    target "Company"`, `click A0004 button "Brands"`."""
+    """For each link in a closed menu or panel, the gesture that opens it: `hover A0003
+    "Company"`, `click A0004 button "Brands"`."""
     opened_by: dict[str, str] = {}
     for section in page.sections:
         for line in section.lines:
             mark = _HIDDEN_LINE.match(line)
             if mark is None:
                 continue
-            gesture = "hover" if mark.group(2).startswith(HOVER_CONTROL) else "click"
+            control = mark.group(2)
+            if control.startswith(HOVER_CONTROL):
+                gesture = f"hover {mark.group(1)} {control[len(HOVER_CONTROL):].strip()}"
+            else:
+                gesture = f"click {mark.group(1)} {control}"
             for link_id in _LINK_ID.findall(line, mark.end()):
-                opened_by.setdefault(link_id, f"{gesture} {mark.group(1)} {mark.group(2)}")
+                opened_by.setdefault(link_id, gesture)
     return opened_by
 
 

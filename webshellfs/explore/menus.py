@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from webshellfs.contract.layout import HOVER_CONTROL
 from webshellfs.contract.records import CompiledPage
 
 __all__ = ["HOVERS_PER_SITE", "Menu", "Pointed", "hover_candidates", "menu_of", "pointed_in"]
@@ -56,9 +57,13 @@ class Pointed:
 
     @property
     def title(self) -> str:
-        """`L0003 link "Products"`, `A0004 hover target "Help"`, or `"Company"`."""
+        """`L0003 link "Products"`, `A0004 "Help"` (a hover target: `hover A0004 "Help"` needs no
+        second word for what it is), or `"Company"`."""
         quoted = f'"{self.words}"'
-        return f"{self.object_id} {self.control} {quoted}" if self.object_id else quoted
+        if not self.object_id:
+            return quoted
+        kind = "" if self.control == HOVER_CONTROL else f"{self.control} "
+        return f"{self.object_id} {kind}{quoted}"
 
 
 @dataclass(frozen=True)
