@@ -694,7 +694,7 @@ def test_an_earlier_state_of_a_live_tab_is_acted_on_where_the_tab_is_now(
         assert await ask(engine, "execute N0001 A0002") == [
             'executed A0002 button "Save draft" on N0001',
             f"earlier: tab {tab} showed N0001 before and shows N0002 now; acted on A0002 "
-            'button "Save draft" there',
+            'button "Save draft" of N0002',
             "→ N0003 new state of N0002: 1 changed, 0 added, 0 removed (see N0003/_state.md)",
             "  + content/01-draft.md:3: Saved: first line",  # a message: first
             "  - content/01-draft.md:3: Saved: nothing",

@@ -554,7 +554,8 @@ class LiveTabs:
             )
         command = dataclasses.replace(command, page=current, object_id=object_id)
         action, values = _action_of(command, meta, current)
-        where = f"on {action_title(object_id, action)} there" if object_id else "there"
+        where = f"on {action_title(object_id, action)} of {current}" if object_id else (
+            f"on {current}")
         lines.append(f"earlier: {moved}; acted {where}")
         return tab, now, meta, command, action, values
 
