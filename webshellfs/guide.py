@@ -15,22 +15,22 @@ __all__ = ["TOPICS", "guide_text", "help_index", "topic_text"]
 _GUIDE = """\
 # webshellfs: the web as files
 
-Every web page you open here is a read-only directory of plain files, compiled from the page
-by fixed rules. Read with ls, cat, grep; act by writing one command to .ctl, then cat .ctl.
+Every web page you open here is a read-only directory of plain files, compiled by fixed
+rules. Read with ls, cat, grep; act by writing one command to .ctl, then cat .ctl.
 
 ## The loop
 
     echo 'open https://example.org/shop' > .ctl; cat .ctl   # → N0001, its outline
     echo 'retrieve -k 5 rain gardens' > .ctl; cat .ctl      # web search; a page per result
     grep -rn 'price' @/content/ @/tables/  # @ = the page your last command named
-    cat @/_map.md                      # its table of contents, if the outline is not enough
+    cat @/_map.md                      # its contents, if the outline is not enough
     echo 'execute @ A0003 q=shoes' > .ctl; cat .ctl         # act; the answer shows what changed
 
 ## A page
 
-    _map.md  content/ (main text, a file per section)  tables/ (T01.tsv, T01.cells)
-    actions.tsv (what you can do, with fields and choices)  links.tsv  images.tsv  facts.kv
-    boilerplate/ (nav, footer …)  long-values/  _state.md (a state: what the action changed)
+    _map.md  content/ (main text, a file per section)  tables/ (T01.tsv; T01.cells: a cell a
+    line, with its row and column)  actions.tsv (what you can do: fields, choices)  links.tsv
+    images.tsv  facts.kv  boilerplate/ (nav, footer …)  long-values/  _state.md (what changed)
 
 At the root: _pages.tsv (every page), _search/Q0001.md (results), _log/R0001.md (every answer).
 

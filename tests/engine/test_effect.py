@@ -109,6 +109,12 @@ def test_a_page_outline_is_its_sections_and_tables_from_its_map() -> None:
     long = b"## content/ (30 sections)\n" + b"".join(b"%02d-x.md  1 line\n" % n for n in range(30))
     outline = map_outline(long, limit=12)
     assert len(outline) == 12 and outline[-1] == "  … 20 more lines in _map.md"
+    # A long article with many tables: both parts keep an even share, each cut with its rest.
+    tables = b"## tables/ (13)\n" + b"".join(b"T%02d  3\xc3\x972\n" % n for n in range(1, 14))
+    outline = map_outline(long + tables, limit=12)
+    assert outline[:2] == ["content/ (30 sections)", "  00-x.md  1 line"]
+    assert outline[5:] == ["  … 26 more lines in _map.md", "tables/ (13)", "  T01  3×2",
+                           "  T02  3×2", "  T03  3×2", "  T04  3×2", "  … 9 more lines in _map.md"]
 
 
 def test_a_retrieve_result_shows_its_sections_on_one_bounded_line() -> None:
@@ -141,11 +147,12 @@ def test_a_page_outline_names_the_links_its_navigation_shows() -> None:
     from webshellfs.contract.layout import render_page
     from webshellfs.engine.effect import page_outline
 
-    # The way on to the rest of the site: the nav's links, those of a closed menu left out.
-    html = (b"<nav><a href=/>Home</a> <a href=/products.html>Products</a>"
+    # The way on to the rest of the site: the nav's links, those of a closed menu and those
+    # into the page itself left out.
+    html = (b"<nav><a href=/>Home</a> <a href=/products.html>Products</a> <a href=#top>Top</a>"
             b"<button aria-expanded=false aria-controls=more>More</button>"
             b"<ul id=more hidden><li><a href=/press.html>Press</a></ul></nav>"
             b"<main><h1>Trail Shop</h1><p>Shoes and jackets for the trail.</p></main>")
-    page = compile_page(html, "https://e.test/")
+    page = compile_page(html, "https://e.test/shop.html")
     outline = page_outline("N0001", page, render_page(page, "N0001")["_map.md"], navigation=True)
     assert "nav: Home [L0001] · Products [L0002] (boilerplate/nav.md)" in outline, outline

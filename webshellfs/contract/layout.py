@@ -343,20 +343,42 @@ def map_outline(
     map_md: bytes, limit: int = OUTLINE_LINES, parts: tuple[str, ...] = _OUTLINED
 ) -> list[str]:
     """What an answer shows of a new page: the content/ and tables/ parts of its _map.md (a
-    line per section, then per table), at most limit lines, then how many more there are."""
-    lines: list[str] = []
+    line per section, then per table), at most limit lines. When they do not all fit, each
+    part keeps an even share (a part needing less leaves the rest to the other), cut with how
+    many more lines it has: a long article's sections leave room to name its tables."""
+    blocks: list[list[str]] = []
     keep = False
     for line in map_md.decode("utf-8", "replace").splitlines():
         if line.startswith("## "):
             keep = line.startswith(parts)
             if keep:
-                lines.append(line.removeprefix("## "))
+                blocks.append([line.removeprefix("## ")])
             continue
         if keep and line:
-            lines.append("  " + line)
-    if len(lines) <= limit:
-        return lines
-    return lines[: limit - 1] + [f"  … {len(lines) - limit + 1} more lines in _map.md"]
+            blocks[-1].append("  " + line)
+    if sum(len(block) for block in blocks) <= limit:
+        return [line for block in blocks for line in block]
+    shares = _shares([len(block) for block in blocks], limit)
+    out: list[str] = []
+    for block, share in zip(blocks, shares):
+        if len(block) <= share:
+            out += block
+        else:
+            out += block[: share - 1] + [f"  … {len(block) - share + 1} more lines in _map.md"]
+    return out
+
+
+def _shares(sizes: list[int], limit: int) -> list[int]:
+    """Lines for each part, limit in all, dealt a line at a time in turn to the parts that
+    want more: even shares, and what a small part leaves over goes to the others."""
+    shares = [0] * len(sizes)
+    left = limit
+    while left > 0 and any(share < size for share, size in zip(shares, sizes)):
+        for index, size in enumerate(sizes):
+            if left > 0 and shares[index] < size:
+                shares[index] += 1
+                left -= 1
+    return shares
 
 
 SUMMARY_CHARS = 160

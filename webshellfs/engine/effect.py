@@ -17,6 +17,7 @@ import difflib
 import io
 import re
 from collections.abc import Callable, Iterable
+from urllib.parse import urldefrag
 
 from webshellfs.contract.layout import (
     HIDDEN_FILE,
@@ -225,15 +226,17 @@ def _action_line(action: Action) -> str:
 
 
 def _nav_line(page: CompiledPage) -> list[str]:
-    """`nav: Home [L0001] · Products [L0002] … (boilerplate/nav.md)`: the links the page's
-    first navigation shows (those of a closed menu left out), the way on to the rest of the
-    site, which its content rarely gives."""
+    """`nav: Home [L0001] · Products [L0002] … (boilerplate/nav.md)`: the links to other pages
+    the page's first navigation shows (those of a closed menu and a contents list's links into
+    the page left out), the way on to the rest of the site, which its content rarely gives."""
     hidden = hidden_links(page)
+    here = urldefrag(page.url).url
     for index, (path, section) in enumerate(zip(section_files(page), page.sections)):
         if section.kind != "boilerplate" or section.name != "nav":
             continue
         shown = [link for link in page.links
-                 if link.section == index and link.id not in hidden and link.text.strip()]
+                 if link.section == index and link.id not in hidden and link.text.strip()
+                 and urldefrag(link.url).url != here]  # a contents list's `#section` links
         if not shown:
             continue
         words = " · ".join(f"{_shown(link.text)[:SHORT_LABEL_CHARS]} [{link.id}]"
