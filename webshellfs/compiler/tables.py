@@ -684,6 +684,23 @@ def _row_name(row: _Row, columns: tuple[int, ...]) -> str:
     return RANK_JOIN.join(dict.fromkeys(parts))
 
 
+def _extents(rows: list[_Row]) -> dict[int, str]:
+    """For each source cell that covers several grid positions, its rows and columns as a
+    cell id reads them (`r5c3-4`, `r2-4c1`): a copy of one spanned value says it is one."""
+    where: dict[int, tuple[int, int, int, int]] = {}
+    for r, row in enumerate(rows, start=1):
+        for c, slot in row.line.items():
+            top, bottom, left, right = where.get(id(slot), (r, r, c + 1, c + 1))
+            where[id(slot)] = (min(top, r), max(bottom, r), min(left, c + 1), max(right, c + 1))
+
+    def span(first: int, last: int) -> str:
+        return f"{first}-{last}" if last > first else str(first)
+
+    return {key: f"r{span(top, bottom)}c{span(left, right)}"
+            for key, (top, bottom, left, right) in where.items()
+            if bottom > top or right > left}
+
+
 def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) -> Iterator[Cell]:
     # Rows that say something of columns: not group rows, not one cell across (a note).
     body = [
@@ -695,6 +712,7 @@ def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) 
     explicit = any(s.row_header for r in body for s in rows[r].line.values())
     names = _name_columns(rows, body, width)
     ranked = {c for c in range(width) if _ranks_rows(rows, body, c)}
+    extents = _extents(rows)
     group = ""
     for r in range(len(rows)):
         if r in head:
@@ -734,6 +752,6 @@ def _cells(rows: list[_Row], head: set[int], col_labels: list[str], width: int) 
                 labels = (row_label, "" if across else col_labels[c])
                 if explicit_headers and slot.element.get("headers"):
                     labels = _named_headers(slot, explicit_headers, labels)
-                yield Cell(r + 1, c + 1, *labels, slot.text, slot.refs)
+                yield Cell(r + 1, c + 1, *labels, slot.text, slot.refs, extents.get(id(slot), ""))
             if across:
                 break

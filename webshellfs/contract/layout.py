@@ -219,7 +219,8 @@ def _table_files(table: Table, long_values: LongValues) -> dict[str, bytes]:
     cells = _tsv(
         CELL_COLUMNS,
         (
-            (f"r{c.row}c{c.col}", str(c.row), c.row_label, c.col_label, c.value, " ".join(c.refs))
+            (c.extent or f"r{c.row}c{c.col}", str(c.row), c.row_label, c.col_label, c.value,
+             " ".join(c.refs))
             for c in table.cells
         ),
         long_values,

@@ -109,12 +109,16 @@ class Action:
 
 @dataclass(frozen=True)
 class Cell:
+    """One grid position of a body row. `extent` is set where the page's cell covers several
+    positions (a rowspan or colspan): its rows and columns, `r5c3-4`, the same on each."""
+
     row: int
     col: int
     row_label: str
     col_label: str
     value: str
     refs: tuple[str, ...] = ()
+    extent: str = ""
 
 
 @dataclass(frozen=True)
