@@ -49,9 +49,9 @@ TOP_LINES = 12
 MESSAGES_SHOWN = 3
 # A page whose main text is this short is shown whole in the answer, not outlined.
 SHORT_PAGE_LINES = 16
+SHORT_PAGE_CHARS = 1200
 NAV_LINKS_SHOWN = 10  # of a page's navigation in its answer: the way on to the rest of the site
 SHORT_LABEL_CHARS = 40  # of a label in a line that lists several
-SHORT_PAGE_CHARS = 1200
 
 # The files whose lines a person reads: their changes are the effect. actions.tsv is told as
 # controls; the rest (links.tsv, facts.kv, tables/*.cells …) repeat what these show.
@@ -120,7 +120,8 @@ def _mentioned(control: str, lines: list[str]) -> bool:
     return any(mention in line for line in lines)
 
 
-def _came(was: dict[str, str], rows: list[list[str]], changes: list[str]) -> list[str]:
+def _came(was: dict[str, str], now: dict[str, str], rows: list[list[str]], changes: list[str]
+          ) -> list[str]:
     """`+ control A0007 button "Undo"` for each control that came where no changed line shows
     it; more than CONTROLS_APART in one file (a calendar's days, in a table) as one line:
     `+ 33 controls in boilerplate/popup.md, A0012…A0044: "1", "2", … "31"`."""
@@ -131,7 +132,7 @@ def _came(was: dict[str, str], rows: list[list[str]], changes: list[str]) -> lis
     lines: list[str] = []
     for path, came in by_file.items():
         if len(came) <= CONTROLS_APART:
-            lines += [f'+ control {row[0]} {row[1]} "{_shown(row[2])}"' for row in came]
+            lines += [f"+ control {now[row[0]]}" for row in came]
             continue
         labels = [f'"{_shown(row[2])[:SHORT_LABEL_CHARS]}"' for row in came[:GROUPED_LABELS]]
         if len(came) > GROUPED_LABELS:
@@ -154,7 +155,7 @@ def effect_lines(diff: FileDiff, before: Read, after: Read) -> list[str]:
     out += [line for line in changes if not _is_message(line)]
     if "actions.tsv" in diff.changed:
         was, now = _controls(before("actions.tsv")), _controls(after("actions.tsv"))
-        out += _came(was, _rows(after("actions.tsv")), changes)
+        out += _came(was, now, _rows(after("actions.tsv")), changes)
         out += [f"- control {was[i]}" for i in was if i not in now and not _mentioned(i, changes)]
         # A control whose state changed where no changed line shows it (a sort button in a
         # table's header): the state is what the action did to it.
