@@ -160,7 +160,8 @@ field opens its picker).
 - A field that takes several choices (checkboxes sharing a name, a multi-select) takes them
   joined by |: `extras="Breakfast|Parking"`, all set or the command fails naming those that
   could not be. A checkbox is ticked by `on` (or its value) and unticked by `off`
-  (`notify=off`); boxes sharing a name take the ones to tick (`ids=101|103`; `ids=off` for none).
+  (`notify=off`); boxes sharing a name take the ones to tick, by value or label, and the rest
+  are unticked (`ids=101|103`; `ids=off` for none).
 - A required field that already holds a value (`current=7`) may be left out.
 - Dates and times may be written as the page shows them (01/26/2010, 1:28 PM).
 - Every value set is read back once the page settles: `not as asked: asked Poster; the field
